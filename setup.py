@@ -1,0 +1,64 @@
+"""Build the compiled binder when possible; fall back to the pure twin.
+
+Environment switches (read at build time):
+  POSONLY_PURE_PYTHON=1        build no extension (also the run-time switch)
+  CI=true or POSONLY_REQUIRE_EXTENSION=1
+                               a failed build is an error, never a fallback
+  POSONLY_DEBUG_BUILD=1        -O0 -g with C asserts on
+  POSONLY_SANITIZE=1           AddressSanitizer and UndefinedBehaviorSanitizer
+  POSONLY_ANNOTATE=1           write the annotated src/posonly/_bind.html
+"""
+
+import os
+import sys
+
+from setuptools import setup
+
+
+def _flag(name):
+    return os.environ.get(name, "").lower() in ("1", "true", "yes")
+
+
+def _extensions():
+    if _flag("POSONLY_PURE_PYTHON") or sys.implementation.name != "cpython":
+        print("posonly: building the pure-Python package only")
+        return []
+    required = _flag("CI") or _flag("POSONLY_REQUIRE_EXTENSION")
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if required:
+            raise
+        print("posonly: Cython is not available; the pure-Python binder will be used")
+        return []
+    from setuptools import Extension
+
+    compile_args = ["-Wall"]
+    link_args = []
+    if required:
+        compile_args.append("-Werror")
+    if _flag("POSONLY_DEBUG_BUILD"):
+        compile_args += ["-O0", "-g", "-UNDEBUG"]
+    if _flag("POSONLY_SANITIZE"):
+        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+        compile_args += sanitize + ["-g", "-UNDEBUG"]
+        link_args += sanitize
+    extension = Extension(
+        "posonly._bind",
+        ["src/posonly/_bind.pyx"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        optional=not required,
+    )
+    return cythonize(
+        [extension],
+        compiler_directives={
+            "language_level": "3",
+            "embedsignature": True,
+            "freethreading_compatible": True,
+        },
+        annotate=_flag("POSONLY_ANNOTATE"),
+    )
+
+
+setup(ext_modules=_extensions())

@@ -1,0 +1,53 @@
+"""posonly: bind call arguments to parameters at the interpreter's own speed.
+
+``binder(f)`` analyses a signature once and returns a binder whose calls map
+arguments onto the parameters exactly as the interpreter would, returning the
+locals tuple.  ``Layout`` is the analysed signature.  The binder is compiled
+with Cython when the extension is built; otherwise (or with
+``POSONLY_PURE_PYTHON=1`` set before import, or off CPython) a pure-Python twin
+with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Union
+
+from ._common import make_binder
+from ._layout import MISSING, Layout
+
+__all__ = ["IMPLEMENTATION", "MISSING", "Binder", "Layout", "binder"]
+__version__ = "0.1.0"
+
+
+def _select_implementation() -> Any:
+    if os.environ.get("POSONLY_PURE_PYTHON") == "1":
+        from . import _bind_py as module
+    elif sys.implementation.name != "cpython":
+        from . import _bind_py as module
+    else:
+        try:
+            from . import _bind as module  # type: ignore[no-redef]
+        except ImportError:
+            from . import _bind_py as module
+    return module
+
+
+_implementation = _select_implementation()
+Binder = _implementation.Binder
+IMPLEMENTATION: str = "cython" if _implementation.__name__.endswith("._bind") else "python"
+"""``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
+
+
+def binder(target: Union[Callable[..., Any], Layout]) -> Any:
+    """A binder for a callable or a :class:`Layout`.
+
+    A bound method's binder binds as calling the bound method does: the
+    messages count ``self`` as the interpreter's do, and the result leaves it
+    out.  Anything else is bound through its layout
+    (:meth:`Layout.from_callable`).  Raises :class:`TypeError` for an object
+    that is neither callable nor a layout, and whatever
+    :func:`inspect.signature` raises for a callable without a signature.
+    """
+    return make_binder(Binder, target)

@@ -1,0 +1,363 @@
+# cython: language_level=3, freethreading_compatible=True, embedsignature=True
+"""The compiled binder: the twin of ``_bind_py``, bound in C.
+
+Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
+array and the keyword names straight to ``_binder_vectorcall``, and ``_bind``
+maps them onto the locals tuple following ``initialize_locals`` of CPython's
+``Python/ceval.c`` step by step, in the same order, with the same errors.
+Only the result tuple (and the ``*args``/``**kwargs`` containers when the
+layout has them) is allocated on the way.
+"""
+
+cimport cython
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcpy
+
+from posonly import _errors
+from posonly._common import NO_DEFAULT, Plan
+from posonly._layout import MISSING, Layout
+
+cdef extern from *:
+    """
+    #if !defined(Py_TPFLAGS_HAVE_VECTORCALL) && defined(_Py_TPFLAGS_HAVE_VECTORCALL)
+    #define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+    #endif
+
+    /* Make instances of `tp` callable through vectorcall: the function
+       pointer lives in each instance at `offset`.  tp_call must agree with it
+       (PyVectorcall_Call forwards to it), and callable() checks tp_call. */
+    static int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) {
+        if (offset <= 0 || offset >= tp->tp_basicsize) {
+            PyErr_SetString(PyExc_SystemError, "posonly: bad vectorcall offset");
+            return -1;
+        }
+        tp->tp_vectorcall_offset = offset;
+        tp->tp_call = PyVectorcall_Call;
+        tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+        PyType_Modified(tp);
+        return 0;
+    }
+
+    /* Equality of two exact str objects, as str.__eq__ decides it, without a
+       Python-level call: canonical strings are equal when their kind, length
+       and bytes are. */
+    static int posonly_str_eq(PyObject *a, PyObject *b) {
+    #if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(a) < 0 || PyUnicode_READY(b) < 0) return -1;
+    #endif
+        Py_ssize_t length = PyUnicode_GET_LENGTH(a);
+        if (length != PyUnicode_GET_LENGTH(b)) return 0;
+        int kind = PyUnicode_KIND(a);
+        if (kind != (int)PyUnicode_KIND(b)) return 0;
+        return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)length * kind) == 0;
+    }
+    """
+    ctypedef void *vectorcallfunc
+    Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
+    int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
+    int posonly_str_eq(PyObject *a, PyObject *b) except -1
+
+# The C-API with PyObject* where this module manages reference counts itself:
+# each store into a new tuple is "incref this pointer, store this pointer".
+cdef extern from "Python.h":
+    void Py_INCREF(PyObject *o)
+    PyObject *PyTuple_GET_ITEM(PyObject *t, Py_ssize_t i)
+    void PyTuple_SET_ITEM(PyObject *t, Py_ssize_t i, PyObject *o)
+    Py_ssize_t PyTuple_GET_SIZE(PyObject *t)
+    PyObject **tuple_items "&PyTuple_GET_ITEM"(PyObject *t, Py_ssize_t i)
+    object PyTuple_New(Py_ssize_t n)
+    bint PyUnicode_Check(PyObject *o)
+    bint PyUnicode_CheckExact(PyObject *o)
+    int PyObject_RichCompareBool(PyObject *a, PyObject *b, int op) except -1
+    int PyDict_SetItem(PyObject *d, PyObject *key, PyObject *value) except -1
+    bint PyDict_Next(PyObject *d, Py_ssize_t *pos, PyObject **key, PyObject **value)
+    object PyDict_Copy(PyObject *d)
+    int Py_EQ
+
+__all__ = ["Binder"]
+
+cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
+cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
+cdef PyObject *_MISSING = <PyObject *>MISSING
+
+
+cdef inline object _tuple_from_array(PyObject **items, Py_ssize_t n):
+    cdef object result = PyTuple_New(n)
+    cdef Py_ssize_t i
+    for i in range(n):
+        Py_INCREF(items[i])
+        PyTuple_SET_ITEM(<PyObject *>result, i, items[i])
+    return result
+
+
+@cython.final
+cdef class Binder:
+    """Binds call arguments to a layout's parameters, as the interpreter does.
+
+    Calling the binder binds its arguments and returns the locals tuple: the
+    parameters' values in frame order (``Layout.names``), defaults filled in,
+    ``*args`` a tuple and ``**kwargs`` a new dict.  Errors are the
+    interpreter's ``TypeError`` s, word for word.  Build one with
+    :func:`posonly.binder`.
+    """
+
+    cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
+    cdef readonly object layout
+    cdef object _plan
+    cdef object _name
+    cdef object _bound_self
+    cdef bint _bound
+    cdef tuple _names  # frame order, interned: keywords match by identity first
+    cdef tuple _defaults
+    cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
+    cdef tuple _posonly
+    cdef tuple _keyword_candidates
+    cdef Py_ssize_t n_posonly, argcount, n_kwonly, total_args, n_locals
+    cdef Py_ssize_t varargs_slot, varkw_slot, ndefaults
+
+    def __cinit__(self, layout, bound_self=_UNBOUND):
+        self._vectorcall = <vectorcallfunc>_binder_vectorcall
+        plan = Plan(layout, bound_self is not _UNBOUND)
+        self.layout = layout
+        self._plan = plan
+        self._name = plan.name
+        self._bound = plan.bound
+        self._bound_self = bound_self
+        self._names = layout.names
+        self._defaults = layout.defaults
+        self._kwdefaults = plan.kwdefault_by_slot
+        self._posonly = layout.posonly
+        self._keyword_candidates = plan.keyword_candidates
+        self.n_posonly = plan.n_posonly
+        self.argcount = plan.argcount
+        self.n_kwonly = plan.n_kwonly
+        self.total_args = plan.total_args
+        self.n_locals = plan.n_locals
+        self.varargs_slot = plan.varargs_slot
+        self.varkw_slot = plan.varkw_slot
+        self.ndefaults = plan.ndefaults
+
+    # -- the core --------------------------------------------------------------
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef object _bind(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject *kwdict, bint partial):
+        """The locals for ``nargs`` positionals in ``args`` and keywords given
+        either as ``kwnames`` (values follow the positionals in ``args``) or as
+        ``kwdict``; NULL for none.  The steps are initialize_locals'."""
+        cdef Py_ssize_t argcount = self.argcount
+        cdef Py_ssize_t n = nargs if nargs < argcount else argcount
+        cdef Py_ssize_t i, k, first_default, missing
+        cdef Py_ssize_t pos = 0
+        cdef PyObject *key
+        cdef PyObject *value
+        cdef PyObject *varkw = NULL
+        # The result tuple doubles as the locals array: a NULL slot is a local
+        # not filled yet, and a tuple with NULL slots deallocates safely.
+        cdef object out = PyTuple_New(self.n_locals)
+        cdef PyObject *o = <PyObject *>out
+
+        for i in range(n):
+            Py_INCREF(args[i])
+            PyTuple_SET_ITEM(o, i, args[i])
+        if self.varargs_slot >= 0:
+            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
+            Py_INCREF(<PyObject *>extra)
+            PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
+        if self.varkw_slot >= 0:
+            kwargs = {}
+            varkw = <PyObject *>kwargs
+            Py_INCREF(varkw)
+            PyTuple_SET_ITEM(o, self.varkw_slot, varkw)
+
+        if kwnames != NULL:
+            for k in range(PyTuple_GET_SIZE(kwnames)):
+                self._store_keyword(o, varkw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k], kwnames)
+        elif kwdict != NULL:
+            while PyDict_Next(kwdict, &pos, &key, &value):
+                self._store_keyword(o, varkw, key, value, kwdict)
+
+        if nargs > argcount and self.varargs_slot < 0:
+            raise self._too_many_positional(o, nargs)
+
+        if nargs < argcount:
+            first_default = argcount - self.ndefaults
+            missing = 0
+            for i in range(nargs, first_default):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    if partial:
+                        Py_INCREF(_MISSING)
+                        PyTuple_SET_ITEM(o, i, _MISSING)
+                    else:
+                        missing += 1
+            if missing:
+                raise self._missing_arguments(o, "positional", 0, first_default)
+            for i in range(nargs if nargs > first_default else first_default, argcount):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    value = PyTuple_GET_ITEM(<PyObject *>self._defaults, i - first_default)
+                    Py_INCREF(value)
+                    PyTuple_SET_ITEM(o, i, value)
+
+        if self.n_kwonly:
+            missing = 0
+            for i in range(argcount, self.total_args):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    value = PyTuple_GET_ITEM(<PyObject *>self._kwdefaults, i - argcount)
+                    if value == _NO_DEFAULT:
+                        if not partial:
+                            missing += 1
+                            continue
+                        value = _MISSING
+                    Py_INCREF(value)
+                    PyTuple_SET_ITEM(o, i, value)
+            if missing:
+                raise self._missing_arguments(o, "keyword-only", argcount, self.total_args)
+        return out
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef inline int _store_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
+                                   PyObject *value, PyObject *all_keywords) except -1:
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
+        cdef Py_ssize_t j
+        if not PyUnicode_Check(keyword):
+            raise _errors.keywords_must_be_strings(self._name)
+        # Positional-only names are never matched by keyword (PEP 570).
+        for j in range(self.n_posonly, self.total_args):
+            if names[j] == keyword:
+                break
+        else:
+            j = self._match_keyword_by_value(keyword)
+            if j < 0:
+                if varkw == NULL:
+                    raise _errors.unexpected_keyword(
+                        self._name, self._posonly, <object>all_keywords,
+                        self._keyword_candidates, <object>keyword)
+                PyDict_SetItem(varkw, keyword, value)
+                return 0
+        if PyTuple_GET_ITEM(out, j) != NULL:
+            raise _errors.multiple_values(self._name, <object>keyword)
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(out, j, value)
+        return 0
+
+    cdef Py_ssize_t _match_keyword_by_value(self, PyObject *keyword) except -2:
+        # The interpreter's slow pass: keyword == name, keyword on the left.
+        # An exact str cannot run Python code in __eq__, so compare in C.
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
+        cdef Py_ssize_t j
+        cdef bint exact = PyUnicode_CheckExact(keyword)
+        for j in range(self.n_posonly, self.total_args):
+            if exact:
+                if posonly_str_eq(keyword, names[j]):
+                    return j
+            elif PyObject_RichCompareBool(keyword, names[j], Py_EQ):
+                return j
+        return -1
+
+    # -- the cold paths: the interpreter's messages -----------------------------
+
+    cdef object _too_many_positional(self, PyObject *out, Py_ssize_t given):
+        cdef Py_ssize_t i, kwonly_given = 0
+        for i in range(self.argcount, self.total_args):
+            if PyTuple_GET_ITEM(out, i) != NULL:
+                kwonly_given += 1
+        return _errors.too_many_positional(
+            self._name, self.argcount, self.ndefaults, given, kwonly_given)
+
+    cdef object _missing_arguments(self, PyObject *out, str kind, Py_ssize_t start, Py_ssize_t end):
+        cdef Py_ssize_t i
+        names = [self._names[i] for i in range(start, end) if PyTuple_GET_ITEM(out, i) == NULL]
+        return _errors.missing_arguments(self._name, kind, names)
+
+    # -- the entry points ------------------------------------------------------
+
+    cdef object _entry(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                       PyObject *kwdict, bint partial):
+        """Bind, putting a bound method's ``self`` first and leaving it out of
+        the result, as calling the bound method does."""
+        if not self._bound:
+            return self._bind(args, nargs, kwnames, kwdict, partial)
+        cdef Py_ssize_t total = nargs + (PyTuple_GET_SIZE(kwnames) if kwnames != NULL else 0)
+        cdef PyObject **stack = <PyObject **>PyMem_Malloc((total + 1) * sizeof(PyObject *))
+        if stack == NULL:
+            raise MemoryError()
+        stack[0] = <PyObject *>self._bound_self
+        if total:
+            memcpy(stack + 1, args, total * sizeof(PyObject *))
+        try:
+            values = self._bind(stack, nargs + 1, kwnames, kwdict, partial)
+        finally:
+            PyMem_Free(stack)
+        return self._plan.drop_self(values)
+
+    def bind(self, args=(), kwargs=None):
+        """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""
+        cdef PyObject *key
+        cdef PyObject *value
+        cdef Py_ssize_t pos = 0
+        cdef bint exact_keys = True
+        if type(args) is not tuple:
+            args = self._plan.star_args(args)
+        if kwargs is not None:
+            if type(kwargs) is not dict:
+                kwargs = self._plan.star_kwargs(kwargs)
+            # The interpreter refuses non-str keys before binding anything.
+            while PyDict_Next(<PyObject *>kwargs, &pos, &key, &value):
+                if not PyUnicode_Check(key):
+                    raise _errors.dict_keywords_must_be_strings()
+                exact_keys = exact_keys and PyUnicode_CheckExact(key)
+            if not exact_keys:
+                # A str subclass's __eq__ runs Python code, which could change
+                # the caller's dict under us: bind from a private copy.
+                kwargs = PyDict_Copy(<PyObject *>kwargs)
+        return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
+                           NULL, <PyObject *>kwargs if kwargs else NULL, False)
+
+    def vectorcall(self, stack, kwnames=None):
+        """Bind a vectorcall: ``stack`` holds the positional values, then one
+        value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
+        stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
+        cdef Py_ssize_t nkw = len(kwnames) if kwnames is not None else 0
+        return self._entry(tuple_items(<PyObject *>stack, 0), len(stack) - nkw,
+                           <PyObject *>kwnames if nkw else NULL, NULL, False)
+
+    def partial(self, *args, **kwargs):
+        """Like a call, but required parameters not given are :data:`MISSING`."""
+        return self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
+                           <PyObject *>kwargs if kwargs else NULL, True)
+
+    def arguments(self, *args, **kwargs):
+        """Bind the call; return a dict of name to value in signature order."""
+        return self._plan.arguments(
+            self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
+                        <PyObject *>kwargs if kwargs else NULL, False))
+
+    def apply(self, func, values):
+        """Call ``func`` with a locals tuple: positionals by position,
+        ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
+        return self._plan.apply(func, values)
+
+    def __repr__(self):
+        return f"<posonly.Binder {self._plan.describe()}>"
+
+    def __reduce__(self):
+        if self._bound:
+            raise TypeError("a bound method's binder cannot be pickled")
+        return (Binder, (self.layout,))
+
+
+cdef object _binder_vectorcall(Binder self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    # The interpreter's call of a Binder lands here: nargs positionals in
+    # args, then one value per name in kwnames (NULL when there are none).
+    if kwnames != NULL and PyTuple_GET_SIZE(kwnames) == 0:
+        kwnames = NULL
+    return self._entry(args, PyVectorcall_NARGS(nargsf), kwnames, NULL, False)
+
+
+cdef Binder _probe = Binder(Layout())
+posonly_install_vectorcall(<PyTypeObject *>Binder,
+                           <Py_ssize_t>(<char *>&_probe._vectorcall - <char *><PyObject *>_probe))
+_probe = None

@@ -1,0 +1,213 @@
+"""The pure-Python binder: the twin of the compiled ``_bind`` module.
+
+Calls and ``bind()`` go through a function generated with the layout's own
+signature, so the interpreter binds them itself, as fast as Python can and
+with its exact semantics.  ``vectorcall()`` (whose keyword names may repeat or
+not be strings, which no Python-level call can express) and ``partial()``
+(which must not raise for missing arguments) follow ``initialize_locals`` of
+CPython's ``Python/ceval.c`` step by step, as the compiled binder does.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Dict, Optional, Sequence
+
+from . import _errors
+from ._common import NO_DEFAULT, Plan
+from ._layout import MISSING, Layout
+
+__all__ = ["Binder"]
+
+_EMPTY: Any = object()  # a local not filled yet
+_UNBOUND: Any = object()  # a binder of a function, not of a bound method
+
+
+def _generate_function(layout: Layout) -> Callable[..., tuple]:
+    """A function with ``layout``'s signature that returns its locals."""
+    params = list(layout.posonly)
+    if params:
+        params.append("/")
+    params += layout.positional
+    if layout.varargs is not None:
+        params.append("*" + layout.varargs)
+    elif layout.kwonly:
+        params.append("*")
+    params += layout.kwonly
+    if layout.varkw is not None:
+        params.append("**" + layout.varkw)
+    values = "".join(name + ", " for name in layout.names)
+    namespace: Dict[str, Any] = {}
+    exec(f"def f({', '.join(params)}):\n    return ({values})\n", {}, namespace)
+    function = namespace["f"]
+    # Defaults are set as attributes: no name of ours can clash with a parameter.
+    function.__defaults__ = layout.defaults or None
+    function.__kwdefaults__ = dict(layout._kwdefaults) or None
+    # The interpreter names the function in its errors by __qualname__ (3.10+)
+    # or by the code object's co_name (3.9).
+    function.__qualname__ = layout.name
+    function.__code__ = function.__code__.replace(co_name=layout.name)
+    return function  # type: ignore[no-any-return]
+
+
+def initialize_locals(
+    plan: Plan,
+    stack: Sequence[Any],
+    nargs: int,
+    kwnames: Optional[tuple],
+    partial: bool,
+) -> tuple:
+    """Bind a vectorcall's ``stack`` and ``kwnames`` to the locals of ``plan``.
+
+    The steps and their errors come in the order of CPython's
+    ``initialize_locals``; with ``partial``, required parameters that were not
+    given become :data:`MISSING` instead of an error.
+    """
+    name = plan.name
+    names = plan.layout.names
+    argcount = plan.argcount
+    total_args = plan.total_args
+    out = [_EMPTY] * plan.n_locals
+    n = nargs if nargs < argcount else argcount
+    out[:n] = stack[:n]
+    if plan.varargs_slot >= 0:
+        out[plan.varargs_slot] = tuple(stack[argcount:nargs])
+    varkw: Optional[dict] = None
+    if plan.varkw_slot >= 0:
+        varkw = out[plan.varkw_slot] = {}
+
+    for k, keyword in enumerate(kwnames or ()):
+        if not issubclass(type(keyword), str):
+            raise _errors.keywords_must_be_strings(name)
+        value = stack[nargs + k]
+        # Positional-only names are never matched by keyword: identity first,
+        # then equality with the keyword on the left, as the interpreter does.
+        for j in range(plan.n_posonly, total_args):
+            if names[j] is keyword:
+                break
+        else:
+            for j in range(plan.n_posonly, total_args):
+                if keyword == names[j]:
+                    break
+            else:
+                if varkw is None:
+                    raise _errors.unexpected_keyword(
+                        name, plan.layout.posonly, kwnames, plan.keyword_candidates, keyword  # type: ignore[arg-type]
+                    )
+                varkw[keyword] = value
+                continue
+        if out[j] is not _EMPTY:
+            raise _errors.multiple_values(name, keyword)
+        out[j] = value
+
+    if nargs > argcount and plan.varargs_slot < 0:
+        kwonly_given = sum(1 for v in out[argcount:total_args] if v is not _EMPTY)
+        raise _errors.too_many_positional(
+            name, argcount, plan.ndefaults, nargs, kwonly_given
+        )
+    if nargs < argcount:
+        first_default = argcount - plan.ndefaults
+        missing = [i for i in range(nargs, first_default) if out[i] is _EMPTY]
+        if missing and not partial:
+            raise _errors.missing_arguments(name, "positional", [names[i] for i in missing])
+        for i in missing:
+            out[i] = MISSING
+        defaults = plan.layout.defaults
+        for i in range(max(nargs, first_default), argcount):
+            if out[i] is _EMPTY:
+                out[i] = defaults[i - first_default]
+    if plan.n_kwonly:
+        missing = []
+        for i in range(argcount, total_args):
+            if out[i] is _EMPTY:
+                default = plan.kwdefault_by_slot[i - argcount]
+                if default is NO_DEFAULT:
+                    missing.append(names[i])
+                    default = MISSING
+                out[i] = default
+        if missing and not partial:
+            raise _errors.missing_arguments(name, "keyword-only", missing)
+    return tuple(out)
+
+
+class Binder:
+    """Binds call arguments to a layout's parameters, as the interpreter does.
+
+    Calling the binder binds its arguments and returns the locals tuple: the
+    parameters' values in frame order (``Layout.names``), defaults filled in,
+    ``*args`` a tuple and ``**kwargs`` a new dict.  Errors are the
+    interpreter's ``TypeError`` s, word for word.  Build one with
+    :func:`posonly.binder`.
+    """
+
+    __slots__ = ("layout", "_plan", "_function", "_self")
+
+    layout: Layout
+
+    def __new__(cls, layout: Layout, bound_self: Any = _UNBOUND) -> "Binder":
+        plan = Plan(layout, bound_self is not _UNBOUND)
+        function = _generate_function(layout)
+        if cls is Binder and bound_self is _UNBOUND:
+            # The generated function becomes this binder's __call__, so a
+            # call costs one slot lookup more than calling the function.
+            cls = type("Binder", (Binder,), {"__slots__": (), "__call__": staticmethod(function)})
+        self = object.__new__(cls)
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "_plan", plan)
+        object.__setattr__(self, "_function", function)
+        object.__setattr__(self, "_self", bound_self)
+        return self
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> tuple:
+        """Bind ``f(*args, **kwargs)``; return the locals tuple."""
+        if self._self is _UNBOUND:
+            return self._function(*args, **kwargs)
+        return self._plan.drop_self(self._function(self._self, *args, **kwargs))
+
+    def bind(self, args: Any = (), kwargs: Any = None) -> tuple:
+        """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""
+        plan = self._plan
+        args = plan.star_args(args)
+        kwargs = plan.star_kwargs(kwargs)
+        if self._self is not _UNBOUND:
+            args = (self._self,) + args
+        values = self._function(*args, **kwargs) if kwargs else self._function(*args)
+        return values if self._self is _UNBOUND else plan.drop_self(values)
+
+    def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
+        """Bind a vectorcall: ``stack`` holds the positional values, then one
+        value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
+        stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
+        return self._bind_stack(stack, kwnames, False)
+
+    def partial(self, /, *args: Any, **kwargs: Any) -> tuple:
+        """Like a call, but required parameters not given are :data:`MISSING`."""
+        kwnames = tuple(kwargs) or None
+        return self._bind_stack(args + tuple(kwargs.values()), kwnames, True)
+
+    def _bind_stack(self, stack: tuple, kwnames: Optional[tuple], partial: bool) -> tuple:
+        if self._self is _UNBOUND:
+            return initialize_locals(self._plan, stack, len(stack) - len(kwnames or ()), kwnames, partial)
+        stack = (self._self,) + stack
+        nargs = len(stack) - len(kwnames or ())
+        return self._plan.drop_self(initialize_locals(self._plan, stack, nargs, kwnames, partial))
+
+    def arguments(self, /, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        """Bind the call; return a dict of name to value in signature order."""
+        return self._plan.arguments(self.bind(args, kwargs))
+
+    def apply(self, func: Callable[..., Any], values: tuple) -> Any:
+        """Call ``func`` with a locals tuple: positionals by position,
+        ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
+        return self._plan.apply(func, values)
+
+    def __repr__(self) -> str:
+        return f"<posonly.Binder {self._plan.describe()}>"
+
+    def __reduce__(self) -> Any:
+        if self._self is not _UNBOUND:
+            raise TypeError("a bound method's binder cannot be pickled")
+        return (Binder, (self.layout,))

@@ -1,0 +1,179 @@
+"""What both binders derive from a layout, and their shared cold paths.
+
+The compiled binder and the pure-Python one differ only in how they bind; the
+plan of a binder's output, the checks on the entry points' arguments, and the
+conversions from a locals tuple (``arguments``, ``apply``) live here once.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+from . import _errors
+from ._layout import MISSING, Layout
+
+
+NO_DEFAULT: Any = type("NoDefault", (), {"__repr__": lambda self: "<no default>"})()
+"""In ``Plan.kwdefault_by_slot``: a keyword-only parameter without a default."""
+
+
+class Plan:
+    """A layout's numbers as a binder needs them, for one way of calling.
+
+    ``bound`` is true for a bound method's binder: the interpreter counts
+    ``self`` in its messages, and the output leaves it out.
+    """
+
+    __slots__ = (
+        "layout",
+        "bound",
+        "name",
+        "n_posonly",
+        "argcount",
+        "n_kwonly",
+        "total_args",
+        "n_locals",
+        "varargs_slot",
+        "varkw_slot",
+        "ndefaults",
+        "kwdefault_by_slot",
+        "keyword_candidates",
+        "arguments_order",
+        "out_positional",
+        "out_varargs",
+        "out_kwonly",
+        "out_varkw",
+        "out_size",
+    )
+
+    def __init__(self, layout: Layout, bound: bool = False) -> None:
+        if not isinstance(layout, Layout):
+            raise TypeError(f"a binder needs a Layout, not {type(layout).__name__}")
+        self.layout = layout
+        self.bound = bound
+        self.name = layout.name
+        self.n_posonly = len(layout.posonly)
+        self.argcount = layout.argcount
+        self.n_kwonly = len(layout.kwonly)
+        self.total_args = self.argcount + self.n_kwonly
+        self.n_locals = len(layout.names)
+        self.varargs_slot = self.total_args if layout.varargs is not None else -1
+        self.varkw_slot = self.n_locals - 1 if layout.varkw is not None else -1
+        self.ndefaults = len(layout.defaults)
+        kwdefaults = dict(layout._kwdefaults)
+        self.kwdefault_by_slot = tuple(kwdefaults.get(n, NO_DEFAULT) for n in layout.kwonly)
+        self.keyword_candidates = layout.names[self.n_posonly : self.total_args]
+
+        # The output: the locals in frame order, less ``self`` when bound.
+        # ``self`` is the first positional parameter, or else the first item
+        # of ``*args``, which the output then leaves out.
+        drop = 1 if bound and self.argcount else 0
+        out_names = layout.names[drop:]
+        self.out_size = len(out_names)
+        index = {name: i for i, name in enumerate(out_names)}
+        self.out_positional = self.argcount - drop
+        self.out_varargs = index.get(layout.varargs, -1)  # type: ignore[arg-type]
+        self.out_varkw = index.get(layout.varkw, -1)  # type: ignore[arg-type]
+        self.out_kwonly = tuple((n, index[n]) for n in layout.kwonly)
+        signature_order = (
+            layout.posonly
+            + layout.positional
+            + ((layout.varargs,) if layout.varargs is not None else ())
+            + layout.kwonly
+            + ((layout.varkw,) if layout.varkw is not None else ())
+        )
+        self.arguments_order = tuple((n, index[n]) for n in signature_order if n in index)
+
+    # -- argument checks of the entry points (cold unless the types are odd) --
+
+    def star_args(self, args: Any) -> tuple:
+        """``args`` as the interpreter reads ``f(*args)``."""
+        if type(args) is tuple:
+            return args
+        try:
+            return tuple(args)
+        except TypeError:
+            if not hasattr(args, "__iter__"):
+                raise _errors.bad_star_args(self.name, args) from None
+            raise
+
+    def star_kwargs(self, kwargs: Any) -> Optional[dict]:
+        """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict, keys checked."""
+        if kwargs is None:
+            return None
+        if type(kwargs) is not dict:
+            if not hasattr(kwargs, "keys"):
+                raise _errors.bad_star_kwargs(self.name, kwargs)
+            kwargs = {key: kwargs[key] for key in kwargs.keys()}
+        for key in kwargs:
+            if not isinstance(key, str):
+                raise _errors.dict_keywords_must_be_strings()
+        return kwargs
+
+    def vectorcall_args(self, stack: Any, kwnames: Any) -> Tuple[tuple, Optional[tuple]]:
+        """Check ``vectorcall(stack, kwnames)``'s arguments; ``None`` for no keywords."""
+        if type(stack) is not tuple:
+            if not isinstance(stack, (tuple, list)):
+                raise TypeError(
+                    f"vectorcall() stack must be a tuple or a list, not {type(stack).__name__}"
+                )
+            stack = tuple(stack)
+        if kwnames is None:
+            return stack, None
+        if type(kwnames) is not tuple:
+            raise TypeError(
+                f"vectorcall() kwnames must be a tuple or None, not {type(kwnames).__name__}"
+            )
+        if len(kwnames) > len(stack):
+            raise ValueError(
+                f"vectorcall() got {len(kwnames)} keyword names for a stack of "
+                f"{len(stack)} values"
+            )
+        return stack, (kwnames or None)
+
+    # -- from a locals tuple back to names and calls ------------------------
+
+    def arguments(self, values: tuple) -> Dict[str, Any]:
+        return {name: values[i] for name, i in self.arguments_order}
+
+    def apply(self, func: Callable[..., Any], values: tuple) -> Any:
+        if type(values) is not tuple:
+            raise TypeError(f"apply() needs a tuple of values, not {type(values).__name__}")
+        if len(values) != self.out_size:
+            raise ValueError(
+                f"apply() needs {self.out_size} values for {self.name}(), got {len(values)}"
+            )
+        for value in values:
+            if value is MISSING:
+                raise ValueError("apply() got MISSING for a parameter that was not bound")
+        args = values[: self.out_positional]
+        if self.out_varargs >= 0:
+            args += values[self.out_varargs]
+        if not self.out_kwonly and self.out_varkw < 0:
+            return func(*args)
+        kwargs = {name: values[i] for name, i in self.out_kwonly}
+        if self.out_varkw >= 0:
+            kwargs.update(values[self.out_varkw])
+        return func(*args, **kwargs)
+
+    def drop_self(self, values: tuple) -> tuple:
+        """A bound method's output from the locals of its function."""
+        if self.argcount:
+            return values[1:]
+        slot = self.varargs_slot
+        return values[:slot] + (values[slot][1:],) + values[slot + 1 :]
+
+    def describe(self) -> str:
+        return f"{self.name}{self.layout}"
+
+
+def make_binder(binder_class: Any, target: Union[Callable[..., Any], Layout]) -> Any:
+    """``posonly.binder`` for one implementation's ``Binder`` class."""
+    if isinstance(target, Layout):
+        return binder_class(target)
+    if isinstance(target, types.MethodType) and isinstance(target.__func__, types.FunctionType):
+        return binder_class(Layout.from_callable(target.__func__), target.__self__)
+    if not callable(target):
+        raise TypeError(f"binder() needs a callable or a Layout, not {type(target).__name__}")
+    return binder_class(Layout.from_callable(target))

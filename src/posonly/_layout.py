@@ -1,0 +1,400 @@
+"""The immutable description of a signature that every binder works from."""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import sys
+import types
+from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
+
+__all__ = ["Layout", "MISSING"]
+
+_CO_VARARGS = 0x04
+_CO_VARKEYWORDS = 0x08
+
+
+class _MissingType:
+    """The type of :data:`MISSING`: a required parameter that was not given."""
+
+    __slots__ = ()
+    _instance: Optional["_MissingType"] = None
+
+    def __new__(cls) -> "_MissingType":
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "posonly.MISSING"
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _MissingType()
+"""Left by ``Binder.partial`` in the slot of a required parameter not given."""
+
+
+def _name_of_function(func: types.FunctionType) -> str:
+    # What the interpreter puts before "()" in its call errors: the function's
+    # __qualname__ from 3.10 on, the code object's co_name on 3.9.
+    if sys.version_info >= (3, 10):
+        return func.__qualname__
+    return func.__code__.co_name
+
+
+def _exact_str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, not {type(value).__name__}")
+    # An exact, interned copy: str subclasses must not leak into a layout, and
+    # interned names let the compiled binder match keywords by identity.
+    return sys.intern(str.__getitem__(value, slice(None)))
+
+
+def _name_tuple(values: Iterable[str], what: str) -> Tuple[str, ...]:
+    if isinstance(values, str):
+        raise TypeError(f"{what} must be a sequence of names, not a str")
+    try:
+        items = tuple(values)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be a sequence of names, not {type(values).__name__}"
+        ) from None
+    return tuple(_exact_str(item, f"a name in {what}") for item in items)
+
+
+def _optional_name(value: Optional[str], what: str) -> Optional[str]:
+    return None if value is None else _exact_str(value, what)
+
+
+class Layout:
+    """A signature analysed once: the parameter names by kind and the defaults.
+
+    ``Layout`` is immutable, hashable, equal by value and picklable.  Build one
+    from a callable (:meth:`from_callable`), an :class:`inspect.Signature`
+    (:meth:`from_signature`), a parameter list (:meth:`parse`), or directly::
+
+        Layout(name="f", posonly=("a", "b"), positional=("c", "d"),
+               kwonly=("e", "g"), defaults=(4,), kwdefaults={"g": 7})
+
+    ``defaults`` belong to the last positional parameters, as in
+    ``__defaults__``; ``kwdefaults`` maps keyword-only names to their defaults,
+    as in ``__kwdefaults__``.  An invalid layout raises :class:`ValueError`
+    naming the problem; arguments of the wrong type raise :class:`TypeError`.
+    """
+
+    __slots__ = (
+        "name",
+        "posonly",
+        "positional",
+        "varargs",
+        "kwonly",
+        "varkw",
+        "defaults",
+        "_kwdefaults",
+        "names",
+        "_hash",
+        "__weakref__",
+    )
+
+    name: str
+    posonly: Tuple[str, ...]
+    positional: Tuple[str, ...]
+    varargs: Optional[str]
+    kwonly: Tuple[str, ...]
+    varkw: Optional[str]
+    defaults: Tuple[Any, ...]
+    names: Tuple[str, ...]
+
+    def __init__(
+        self,
+        name: str = "f",
+        posonly: Iterable[str] = (),
+        positional: Iterable[str] = (),
+        varargs: Optional[str] = None,
+        kwonly: Iterable[str] = (),
+        varkw: Optional[str] = None,
+        defaults: Iterable[Any] = (),
+        kwdefaults: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        set_ = object.__setattr__
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        set_(self, "name", str.__getitem__(name, slice(None)))
+        set_(self, "posonly", _name_tuple(posonly, "posonly"))
+        set_(self, "positional", _name_tuple(positional, "positional"))
+        set_(self, "varargs", _optional_name(varargs, "varargs"))
+        set_(self, "kwonly", _name_tuple(kwonly, "kwonly"))
+        set_(self, "varkw", _optional_name(varkw, "varkw"))
+        try:
+            set_(self, "defaults", tuple(defaults))
+        except TypeError:
+            raise TypeError(
+                f"defaults must be a sequence, not {type(defaults).__name__}"
+            ) from None
+        if kwdefaults is None:
+            kwdefaults = {}
+        if not isinstance(kwdefaults, Mapping):
+            raise TypeError(
+                f"kwdefaults must be a mapping, not {type(kwdefaults).__name__}"
+            )
+        kwdefault_pairs = []
+        for key in kwdefaults:
+            kwdefault_pairs.append((_exact_str(key, "a kwdefaults key"), kwdefaults[key]))
+        # Stored in keyword-only order, so equal layouts store equal tuples.
+        order = {n: i for i, n in enumerate(self.kwonly)}
+        kwdefault_pairs.sort(key=lambda pair: order.get(pair[0], -1))
+        set_(self, "_kwdefaults", tuple(kwdefault_pairs))
+
+        names = self.posonly + self.positional + self.kwonly
+        if self.varargs is not None:
+            names += (self.varargs,)
+        if self.varkw is not None:
+            names += (self.varkw,)
+        set_(self, "names", names)
+        self._validate()
+        set_(
+            self,
+            "_hash",
+            hash(
+                (
+                    self.name,
+                    self.posonly,
+                    self.positional,
+                    self.varargs,
+                    self.kwonly,
+                    self.varkw,
+                    len(self.defaults),
+                    tuple(k for k, _ in self._kwdefaults),
+                )
+            ),
+        )
+
+    def _validate(self) -> None:
+        seen = set()
+        for name in self.names:
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise ValueError(f"parameter name {name!r} is not an identifier")
+            if name in seen:
+                raise ValueError(f"duplicate parameter name {name!r}")
+            seen.add(name)
+        if len(self.defaults) > self.argcount:
+            raise ValueError(
+                f"{len(self.defaults)} defaults given for "
+                f"{self.argcount} positional parameters"
+            )
+        for key, _ in self._kwdefaults:
+            if key not in self.kwonly:
+                raise ValueError(
+                    f"kwdefaults names {key!r}, which is not a keyword-only parameter"
+                )
+
+    # -- derived counts -----------------------------------------------------
+
+    @property
+    def argcount(self) -> int:
+        """How many parameters can be passed by position (``co_argcount``)."""
+        return len(self.posonly) + len(self.positional)
+
+    @property
+    def kwdefaults(self) -> Mapping[str, Any]:
+        """The keyword-only defaults, a read-only mapping."""
+        return types.MappingProxyType(dict(self._kwdefaults))
+
+    # -- constructors -------------------------------------------------------
+
+    @classmethod
+    def from_callable(cls, obj: Callable[..., Any]) -> "Layout":
+        """The layout of a callable.
+
+        A plain Python function is read straight from ``__code__``,
+        ``__defaults__`` and ``__kwdefaults__``, and named as the interpreter
+        names it in its call errors.  Anything else (builtins, classes, bound
+        methods, :func:`functools.partial` objects) goes through
+        :func:`inspect.signature`; a :class:`ValueError` or :class:`TypeError`
+        from there propagates.
+        """
+        if isinstance(obj, types.FunctionType):
+            return cls._from_function(obj)
+        if not callable(obj):
+            raise TypeError(f"{type(obj).__name__!r} object is not callable")
+        import inspect
+
+        name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+        if not isinstance(name, str):
+            name = type(obj).__name__
+        return cls.from_signature(inspect.signature(obj), name=name)
+
+    @classmethod
+    def _from_function(cls, func: types.FunctionType) -> "Layout":
+        code = func.__code__
+        n_posonly = code.co_posonlyargcount
+        argcount = code.co_argcount
+        total = argcount + code.co_kwonlyargcount
+        varnames = code.co_varnames
+        index = total
+        varargs = varkw = None
+        if code.co_flags & _CO_VARARGS:
+            varargs = varnames[index]
+            index += 1
+        if code.co_flags & _CO_VARKEYWORDS:
+            varkw = varnames[index]
+        kwonly = varnames[argcount:total]
+        # The interpreter only ever looks up keyword-only names in
+        # __kwdefaults__; anything else stored there is ignored, here too.
+        kwdefaults = func.__kwdefaults__ or {}
+        return cls(
+            name=_name_of_function(func),
+            posonly=varnames[:n_posonly],
+            positional=varnames[n_posonly:argcount],
+            varargs=varargs,
+            kwonly=kwonly,
+            varkw=varkw,
+            defaults=func.__defaults__ or (),
+            kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
+        )
+
+    @classmethod
+    def from_signature(cls, sig: Any, name: str = "f") -> "Layout":
+        """The layout of an :class:`inspect.Signature`; annotations are dropped."""
+        import inspect
+
+        if not isinstance(sig, inspect.Signature):
+            raise TypeError(
+                f"from_signature() needs an inspect.Signature, not {type(sig).__name__}"
+            )
+        posonly, positional, kwonly = [], [], []
+        varargs = varkw = None
+        defaults = []
+        kwdefaults = {}
+        for param in sig.parameters.values():
+            kind = param.kind
+            has_default = param.default is not inspect.Parameter.empty
+            if kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+                (posonly if kind is param.POSITIONAL_ONLY else positional).append(param.name)
+                if has_default:
+                    defaults.append(param.default)
+                elif defaults:
+                    raise ValueError(
+                        f"parameter {param.name!r} without a default follows "
+                        "a parameter with a default"
+                    )
+            elif kind is param.VAR_POSITIONAL:
+                varargs = param.name
+            elif kind is param.KEYWORD_ONLY:
+                kwonly.append(param.name)
+                if has_default:
+                    kwdefaults[param.name] = param.default
+            else:
+                varkw = param.name
+        return cls(name, posonly, positional, varargs, kwonly, varkw, defaults, kwdefaults)
+
+    @classmethod
+    def parse(cls, text: str, name: str = "f") -> "Layout":
+        """The layout of a parameter list written as in a ``def``.
+
+        Defaults must be Python literals (:func:`ast.literal_eval`);
+        annotations are allowed and dropped.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"parse() needs a str, not {type(text).__name__}")
+        try:
+            tree = ast.parse(f"def _({text}):\n pass\n", mode="exec")
+        except SyntaxError as exc:
+            raise ValueError(f"invalid parameter list {text!r}: {exc.msg}") from None
+        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+            raise ValueError(f"invalid parameter list {text!r}")
+        args = tree.body[0].args
+
+        def literal(node: ast.expr) -> Any:
+            try:
+                return ast.literal_eval(node)
+            except ValueError:
+                raise ValueError(
+                    f"default {ast.get_source_segment(text, node) or ast.dump(node)} "
+                    "is not a Python literal"
+                ) from None
+
+        kwdefaults = {
+            arg.arg: literal(default)
+            for arg, default in zip(args.kwonlyargs, args.kw_defaults)
+            if default is not None
+        }
+        return cls(
+            name=name,
+            posonly=[a.arg for a in args.posonlyargs],
+            positional=[a.arg for a in args.args],
+            varargs=args.vararg.arg if args.vararg else None,
+            kwonly=[a.arg for a in args.kwonlyargs],
+            varkw=args.kwarg.arg if args.kwarg else None,
+            defaults=[literal(d) for d in args.defaults],
+            kwdefaults=kwdefaults,
+        )
+
+    # -- value semantics ----------------------------------------------------
+
+    def _fields(self) -> tuple:
+        return (
+            self.name,
+            self.posonly,
+            self.positional,
+            self.varargs,
+            self.kwonly,
+            self.varkw,
+            self.defaults,
+            dict(self._kwdefaults),
+        )
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        raise AttributeError(f"Layout is immutable; cannot set {attr!r}")
+
+    def __delattr__(self, attr: str) -> None:
+        raise AttributeError(f"Layout is immutable; cannot delete {attr!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self is other or (
+            self._hash == other._hash
+            and self._fields()[:7] == other._fields()[:7]
+            and self._kwdefaults == other._kwdefaults
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple:
+        return (Layout, self._fields())
+
+    def __copy__(self) -> "Layout":
+        return self
+
+    def to_signature(self) -> Any:
+        """This layout as an :class:`inspect.Signature` (without annotations)."""
+        import inspect
+
+        P = inspect.Parameter
+        params = []
+        first_default = self.argcount - len(self.defaults)
+        for i, name in enumerate(self.posonly + self.positional):
+            kind = P.POSITIONAL_ONLY if i < len(self.posonly) else P.POSITIONAL_OR_KEYWORD
+            default = self.defaults[i - first_default] if i >= first_default else P.empty
+            params.append(P(name, kind, default=default))
+        if self.varargs is not None:
+            params.append(P(self.varargs, P.VAR_POSITIONAL))
+        kwdefaults = dict(self._kwdefaults)
+        for name in self.kwonly:
+            params.append(P(name, P.KEYWORD_ONLY, default=kwdefaults.get(name, P.empty)))
+        if self.varkw is not None:
+            params.append(P(self.varkw, P.VAR_KEYWORD))
+        return inspect.Signature(params)
+
+    def __str__(self) -> str:
+        return str(self.to_signature())
+
+    def __repr__(self) -> str:
+        return f"<Layout {self.name}{self}>"

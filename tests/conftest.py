@@ -1,0 +1,50 @@
+import importlib
+import os
+import types
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import posonly
+from posonly._common import make_binder
+
+settings.register_profile(
+    "default",
+    max_examples=int(os.environ.get("POSONLY_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("default")
+
+
+def extension_required() -> bool:
+    return any(
+        os.environ.get(name, "").lower() in ("1", "true", "yes")
+        for name in ("CI", "POSONLY_REQUIRE_EXTENSION")
+    )
+
+
+def _load(name: str) -> types.SimpleNamespace:
+    module_name = {"cython": "posonly._bind", "python": "posonly._bind_py"}[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        if extension_required():
+            raise
+        pytest.skip("the compiled extension is not built")
+    return types.SimpleNamespace(
+        name=name,
+        Binder=module.Binder,
+        binder=lambda target: make_binder(module.Binder, target),
+    )
+
+
+@pytest.fixture(scope="session", params=["cython", "python"])
+def impl(request):
+    """Each implementation of the binder in turn: the whole suite runs over both."""
+    return _load(request.param)
+
+
+@pytest.fixture(scope="session")
+def default_impl():
+    return posonly

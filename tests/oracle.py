@@ -1,0 +1,64 @@
+"""The interpreter as the oracle: real functions with a layout's signature."""
+
+import sys
+
+from posonly import Layout
+
+
+def make_function(layout: Layout):
+    """A real ``def`` with ``layout``'s signature, named as the layout is, that
+    returns its locals in frame order."""
+    params = []
+    defaults = list(layout.defaults)
+    first_default = layout.argcount - len(defaults)
+    for i, name in enumerate(layout.posonly + layout.positional):
+        params.append(f"{name}=_D[{i - first_default}]" if i >= first_default else name)
+        if i == len(layout.posonly) - 1:
+            params.append("/")
+    if layout.varargs is not None:
+        params.append("*" + layout.varargs)
+    elif layout.kwonly:
+        params.append("*")
+    kwdefaults = dict(layout.kwdefaults)
+    for name in layout.kwonly:
+        params.append(f"{name}=_K[{name!r}]" if name in kwdefaults else name)
+    if layout.varkw is not None:
+        params.append("**" + layout.varkw)
+    body = "".join(n + ", " for n in layout.names)
+    namespace = {"_D": defaults, "_K": kwdefaults}
+    exec(f"def oracle({', '.join(params)}):\n    return ({body})\n", namespace)
+    func = namespace["oracle"]
+    func.__qualname__ = layout.name
+    if sys.version_info < (3, 10):
+        func.__code__ = func.__code__.replace(co_name=layout.name)
+    return func
+
+
+def outcome(call):
+    """What a call gives: ("ok", value) or ("error", type, message)."""
+    try:
+        return ("ok", call())
+    except Exception as exc:  # noqa: BLE001 - any exception is an outcome
+        return ("error", type(exc), str(exc))
+
+
+def same_object_tree(a, b) -> bool:
+    """Equal as locals tuples are: the same objects, the same exact container
+    types, dict keys in the same order."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(same_object_tree(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return list(a) == list(b) and all(
+            k1 is k2 or (type(k1) is type(k2) and k1 == k2) for k1, k2 in zip(a, b)
+        ) and all(a[k] is b[k] for k in a)
+    return a is b
+
+
+def assert_same_outcome(got, expected):
+    if expected[0] == "ok":
+        assert got[0] == "ok", f"expected {expected[1]!r}, got {got}"
+        assert same_object_tree(got[1], expected[1]), f"{got[1]!r} != {expected[1]!r}"
+    else:
+        assert got == expected
