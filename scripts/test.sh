@@ -49,7 +49,7 @@ for python in $(interpreters); do
     "$venv/bin/python" -m pip install -q --force-reinstall --no-deps .
     "$venv/bin/python" -c 'import posonly; assert posonly.IMPLEMENTATION == "cython", posonly.IMPLEMENTATION; print("posonly", posonly.__version__, posonly.IMPLEMENTATION)'
     ran=$((ran + 1))
-    if ! "$venv/bin/python" -m pytest "$@"; then
+    if ! "$venv/bin/python" -X dev -W error -m pytest "$@"; then
         failed+=("$version")
     fi
 done
