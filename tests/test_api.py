@@ -1,0 +1,196 @@
+"""The binder's API, over both implementations, beyond what the generated
+differential tests cover."""
+
+import functools
+import os
+import subprocess
+import sys
+
+import pytest
+
+import posonly
+from conftest import extension_required
+from oracle import outcome
+from posonly import MISSING, Layout
+
+HAVE_VECTORCALL = 1 << 11  # Py_TPFLAGS_HAVE_VECTORCALL
+
+
+def test_the_extension_is_loaded_where_it_is_required():
+    if extension_required():
+        assert posonly.IMPLEMENTATION == "cython"
+    assert posonly.IMPLEMENTATION in ("cython", "python")
+
+
+def test_the_environment_switches_to_the_pure_twin():
+    code = "import posonly; print(posonly.IMPLEMENTATION, posonly.Binder.__module__)"
+    env = dict(os.environ, POSONLY_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.split() == ["python", "posonly._bind_py"]
+
+
+def test_the_compiled_binder_is_a_vectorcall_type(impl):
+    if impl.name != "cython":
+        pytest.skip("the pure twin is an ordinary class")
+    assert impl.Binder.__flags__ & HAVE_VECTORCALL
+    import _testcapi
+
+    bind = impl.binder(Layout.parse("a, /, b=2"))
+    assert callable(bind)
+    assert _testcapi.pyobject_vectorcall(bind, (1, 3), None) == (1, 3)
+    if hasattr(_testcapi, "has_vectorcall_flag"):
+        assert _testcapi.has_vectorcall_flag(impl.Binder)
+
+
+def test_pep_570_corner(impl):
+    def f(name, /, **kw):
+        return name, kw
+
+    bind = impl.binder(f)
+    assert bind(1, name=2) == f(1, name=2) == (1, {"name": 2})
+    assert bind.bind((1,), {"name": 2}) == (1, {"name": 2})
+    assert bind.vectorcall((1, 2), ("name",)) == (1, {"name": 2})
+
+
+def test_defaults_are_the_objects_themselves(impl):
+    default, kwdefault = [], {}
+
+    def f(a, b=default, *, c=kwdefault):
+        pass
+
+    _, b, c = impl.binder(f)(1)
+    assert b is default and c is kwdefault
+
+
+def test_containers_are_new_and_exact(impl):
+    def f(*args, **kwargs):
+        pass
+
+    given = {"x": 1, "y": 2}
+    args, kwargs = impl.binder(f).bind((1, 2), given)
+    assert type(args) is tuple and type(kwargs) is dict
+    assert kwargs == given and kwargs is not given
+    assert list(kwargs) == ["x", "y"]
+    assert impl.binder(f)() == ((), {})
+
+
+def test_bound_methods_count_self_and_leave_it_out(impl):
+    class Owner:
+        def method(self, x, /, *, flag=False):
+            pass
+
+    owner = Owner()
+    bind = impl.binder(owner.method)
+    assert bind(1) == (1, False)
+    assert bind(1, flag=True) == (1, True)
+    for call in (lambda m: m(), lambda m: m(1, 2), lambda m: m(x=1)):
+        assert outcome(lambda: call(bind)) == outcome(lambda: call(owner.method))
+    assert bind.arguments(5) == {"x": 5, "flag": False}
+    assert bind.partial() == (MISSING, False)
+
+
+def test_partial_leaves_missing_and_raises_the_rest(impl):
+    def f(a, b, /, c, *, d, e=5):
+        pass
+
+    bind = impl.binder(f)
+    assert bind.partial() == (MISSING, MISSING, MISSING, MISSING, 5)
+    assert bind.partial(1, d=4) == (1, MISSING, MISSING, 4, 5)
+    with pytest.raises(TypeError, match=r"f\(\) takes 3 positional arguments but 4 were given"):
+        bind.partial(1, 2, 3, 4)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        bind.partial(z=1)
+    assert repr(MISSING) == "posonly.MISSING"
+
+
+def test_arguments_in_signature_order_with_defaults(impl):
+    def f(a, /, b=2, *rest, c, d=4, **extra):
+        pass
+
+    assert impl.binder(f).arguments(1, c=3, z=9) == {
+        "a": 1, "b": 2, "rest": (), "c": 3, "d": 4, "extra": {"z": 9}
+    }
+    assert list(impl.binder(f).arguments(1, 2, 3, c=3)) == ["a", "b", "rest", "c", "d", "extra"]
+
+
+def test_apply_calls_back_from_values(impl):
+    def f(a, /, b, *rest, c, **extra):
+        return a, b, rest, c, extra
+
+    bind = impl.binder(f)
+    values = bind(1, 2, 3, 4, c=5, z=6)
+    assert bind.apply(f, values) == (1, 2, (3, 4), 5, {"z": 6})
+
+    def g(name, /, **kw):
+        return name, kw
+
+    assert impl.binder(g).apply(g, impl.binder(g)(1, name=2)) == (1, {"name": 2})
+    with pytest.raises(ValueError, match="MISSING"):
+        bind.apply(f, bind.partial())
+    with pytest.raises(ValueError, match="needs 5 values"):
+        bind.apply(f, (1, 2))
+    with pytest.raises(TypeError, match="needs a tuple"):
+        bind.apply(f, [1, 2, (), 3, {}])
+
+
+def test_binder_of_other_callables(impl):
+    bind = impl.binder(len)
+    assert bind([1]) == ([1],)
+    with pytest.raises(TypeError) as info:
+        bind(obj=[1])
+    assert str(info.value) == (
+        "len() got some positional-only arguments passed as keyword arguments: 'obj'"
+    )
+    assert impl.binder(functools.partial(pow, 2))(5) == (5, None)
+    with pytest.raises(TypeError, match="binder\\(\\) needs a callable or a Layout, not int"):
+        impl.binder(3)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="suggestions came with 3.13")
+def test_suggestions_on_313(impl):
+    def f(alpha, *, beta):
+        pass
+
+    with pytest.raises(TypeError) as real:
+        f(1, bta=2)
+    with pytest.raises(TypeError) as ours:
+        impl.binder(f)(1, bta=2)
+    assert str(ours.value) == str(real.value)
+    assert str(ours.value).endswith("Did you mean 'beta'?")
+
+
+def test_entry_point_argument_types(impl):
+    def f(a, b=2, **kw):
+        pass
+
+    bind = impl.binder(f)
+    assert bind.bind([1], None) == (1, 2, {})
+    assert bind.bind(iter([1, 3])) == (1, 3, {})
+    with pytest.raises(TypeError, match=r"f\(\) argument after \* must be an iterable, not int"):
+        bind.bind(1)
+    with pytest.raises(TypeError, match=r"f\(\) argument after \*\* must be a mapping, not list"):
+        bind.bind((), [1])
+    with pytest.raises(TypeError, match="^keywords must be strings$"):
+        bind.bind((1,), {"x": 1, 2: 3})
+    assert bind.vectorcall((1, 2), ()) == (1, 2, {})
+    assert bind.vectorcall([1, 2], None) == (1, 2, {})
+    with pytest.raises(ValueError, match="2 keyword names for a stack of 1"):
+        bind.vectorcall((1,), ("a", "b"))
+    with pytest.raises(TypeError, match="kwnames must be a tuple or None, not list"):
+        bind.vectorcall((1,), ["a"])
+    with pytest.raises(TypeError, match="stack must be a tuple or a list, not int"):
+        bind.vectorcall(1)
+    import _testcapi
+
+    assert outcome(lambda: bind.vectorcall((1, 2), (3,))) == outcome(
+        lambda: _testcapi.pyobject_vectorcall(f, (1, 2), (3,))
+    )
+
+
+def test_binders_are_immutable_and_shareable(impl):
+    bind = impl.binder(Layout.parse("a"))
+    with pytest.raises(AttributeError):
+        bind.layout = None
+    assert bind.layout == Layout.parse("a")
+    assert repr(bind) == "<posonly.Binder f(a)>"
