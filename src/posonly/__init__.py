@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Union
 
 from ._common import make_binder
 from ._layout import MISSING, Layout
@@ -35,12 +35,19 @@ def _select_implementation() -> Any:
 
 
 _implementation = _select_implementation()
-Binder = _implementation.Binder
-IMPLEMENTATION: str = "cython" if _implementation.__name__.endswith("._bind") else "python"
+if TYPE_CHECKING:
+    # One source of truth for types: the pure twin carries the annotations,
+    # and the compiled Binder has the same API.
+    from ._bind_py import Binder as Binder
+else:
+    Binder = _implementation.Binder
+IMPLEMENTATION: Literal["cython", "python"] = (
+    "cython" if _implementation.__name__.endswith("._bind") else "python"
+)
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
 
-def binder(target: Union[Callable[..., Any], Layout]) -> Any:
+def binder(target: Union[Callable[..., Any], Layout]) -> Binder:
     """A binder for a callable or a :class:`Layout`.
 
     A bound method's binder binds as calling the bound method does: the

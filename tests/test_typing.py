@@ -1,0 +1,102 @@
+"""``mypy --strict`` on the recipes and on ``tests/typing_check.py``.
+
+The configuration is ``[tool.mypy]`` in ``pyproject.toml``: the package is
+read from ``src/``, so the types checked are the working tree's.  A file of
+deliberate mistakes is checked in the same run, to prove the public API is
+typed (an ``Any`` would let every mistake through).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import extension_required
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MISTAKES = textwrap.dedent(
+    """\
+    import posonly
+    from posonly import Layout, binder
+
+    def f(a: int, /, b: int = 2) -> int:
+        return a + b
+
+    bind = binder(f)
+    count: int = bind(1)
+    bind.no_such_method()
+    names: list[str] = bind.arguments(1)
+    Layout.parse(3)
+    pure: bool = posonly.IMPLEMENTATION
+    binder(f, 1)
+    """
+)
+MISTAKE_LINES = {8, 9, 10, 11, 12, 13}
+
+
+def _mypy_available() -> bool:
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def mypy_output(tmp_path_factory, request):
+    if not _mypy_available():
+        if extension_required():
+            pytest.fail("mypy is not installed (pip install -r requirements-test.txt)")
+        pytest.skip("mypy is not installed")
+    mistakes = tmp_path_factory.mktemp("typing") / "typing_mistakes.py"
+    mistakes.write_text(MISTAKES)
+    # mypy's cache lives in pytest's (one mypy run takes seconds when warm).
+    cache_provider = getattr(request.config, "cache", None)
+    if cache_provider is not None:
+        cache = cache_provider.mkdir("mypy")
+    else:
+        cache = tmp_path_factory.mktemp("mypy-cache")
+    env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONWARNINGS")}
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
+         "--no-error-summary", "--show-error-codes",
+         "examples", "tests/typing_check.py", str(mistakes)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    if result.returncode not in (0, 1):
+        pytest.fail(f"mypy crashed:\n{result.stdout}\n{result.stderr}")
+    return mistakes.name, result.stdout
+
+
+def _errors(output, keep):
+    found = []
+    for line in output.splitlines():
+        match = re.match(r"(.+?):(\d+): error: ", line)
+        if match and keep(Path(match.group(1)).name):
+            found.append((Path(match.group(1)).name, int(match.group(2)), line))
+    return found
+
+
+def test_recipes_and_typing_check_pass_mypy_strict(mypy_output):
+    mistakes_name, output = mypy_output
+    errors = _errors(output, lambda name: name != mistakes_name)
+    assert not errors, output
+
+
+def test_mypy_catches_every_misuse_of_the_public_api(mypy_output):
+    mistakes_name, output = mypy_output
+    errors = _errors(output, lambda name: name == mistakes_name)
+    assert {line for _, line, _ in errors} == MISTAKE_LINES, output
+
+
+def test_typing_check_holds_at_run_time(impl, monkeypatch):
+    if not _mypy_available() and not extension_required():
+        pytest.skip("typing_extensions comes with mypy, which is not installed")
+    import typing_check
+
+    monkeypatch.setattr(typing_check, "binder", impl.binder)
+    typing_check.check()
