@@ -74,6 +74,8 @@ cdef extern from "Python.h":
     bint PyDict_Next(PyObject *d, Py_ssize_t *pos, PyObject **key, PyObject **value)
     object PyDict_Copy(PyObject *d)
     int Py_EQ
+    Py_ssize_t PY_SSIZE_T_MAX
+    Py_ssize_t PyDict_GET_SIZE(PyObject *d)
 
 __all__ = ["Binder"]
 
@@ -113,8 +115,13 @@ cdef class Binder:
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
     cdef tuple _posonly
     cdef tuple _keyword_candidates
+    cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
     cdef Py_ssize_t n_posonly, argcount, n_kwonly, total_args, n_locals
     cdef Py_ssize_t varargs_slot, varkw_slot, ndefaults
+    # Calls with no keywords and min_positional <= nargs <= max_positional
+    # take the positional fast path; max_positional is -1 when it is closed
+    # (a bound method, or a keyword-only parameter without a default).
+    cdef Py_ssize_t min_positional, max_positional
 
     def __cinit__(self, layout, bound_self=_UNBOUND):
         self._vectorcall = <vectorcallfunc>_binder_vectorcall
@@ -137,16 +144,57 @@ cdef class Binder:
         self.varargs_slot = plan.varargs_slot
         self.varkw_slot = plan.varkw_slot
         self.ndefaults = plan.ndefaults
+        first_default = plan.argcount - plan.ndefaults
+        self._fill = ((NO_DEFAULT,) * first_default + tuple(layout.defaults)
+                      + tuple(plan.kwdefault_by_slot))
+        self.min_positional = first_default
+        if plan.bound or NO_DEFAULT in plan.kwdefault_by_slot:
+            self.max_positional = -1
+        elif plan.varargs_slot >= 0:
+            self.max_positional = PY_SSIZE_T_MAX
+        else:
+            self.max_positional = plan.argcount
 
     # -- the core --------------------------------------------------------------
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
+    cdef inline object _bind_positional(self, PyObject **args, Py_ssize_t nargs):
+        """The locals of a call with positionals only, every parameter not
+        given having a default: copy, then fill from ``_fill``; no name is
+        looked at and nothing can fail but the allocations."""
+        cdef Py_ssize_t argcount = self.argcount
+        cdef Py_ssize_t n = nargs if nargs < argcount else argcount
+        cdef Py_ssize_t i
+        cdef PyObject *value
+        cdef PyObject **fill = tuple_items(<PyObject *>self._fill, 0)
+        cdef object out = PyTuple_New(self.n_locals)
+        cdef PyObject *o = <PyObject *>out
+        for i in range(n):
+            Py_INCREF(args[i])
+            PyTuple_SET_ITEM(o, i, args[i])
+        for i in range(n, self.total_args):
+            Py_INCREF(fill[i])
+            PyTuple_SET_ITEM(o, i, fill[i])
+        if self.varargs_slot >= 0:
+            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
+            Py_INCREF(<PyObject *>extra)
+            PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
+        if self.varkw_slot >= 0:
+            kwargs = {}
+            Py_INCREF(<PyObject *>kwargs)
+            PyTuple_SET_ITEM(o, self.varkw_slot, <PyObject *>kwargs)
+        return out
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef object _bind(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
-                      PyObject *kwdict, bint partial):
+                      PyObject *kwdict, bint partial, bint exact_keys=False):
         """The locals for ``nargs`` positionals in ``args`` and keywords given
         either as ``kwnames`` (values follow the positionals in ``args``) or as
-        ``kwdict``; NULL for none.  The steps are initialize_locals'."""
+        ``kwdict``; NULL for none.  The steps are initialize_locals'.  With
+        ``exact_keys``, a ``kwdict`` key that is not an exact str returns None
+        (the caller must check the keys first)."""
         cdef Py_ssize_t argcount = self.argcount
         cdef Py_ssize_t n = nargs if nargs < argcount else argcount
         cdef Py_ssize_t i, k, first_default, missing
@@ -177,6 +225,8 @@ cdef class Binder:
                 self._store_keyword(o, varkw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k], kwnames)
         elif kwdict != NULL:
             while PyDict_Next(kwdict, &pos, &key, &value):
+                if exact_keys and not PyUnicode_CheckExact(key):
+                    return None
                 self._store_keyword(o, varkw, key, value, kwdict)
 
         if nargs > argcount and self.varargs_slot < 0:
@@ -274,12 +324,20 @@ cdef class Binder:
 
     # -- the entry points ------------------------------------------------------
 
-    cdef object _entry(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
-                       PyObject *kwdict, bint partial):
+    cdef inline object _entry(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                              PyObject *kwdict, bint partial, bint exact_keys=False):
         """Bind, putting a bound method's ``self`` first and leaving it out of
         the result, as calling the bound method does."""
+        # Most calls pass positionals only, within what the parameters take
+        # (max_positional is -1 for a bound method).
+        if kwnames == NULL and kwdict == NULL and self.min_positional <= nargs <= self.max_positional:
+            return self._bind_positional(args, nargs)
         if not self._bound:
-            return self._bind(args, nargs, kwnames, kwdict, partial)
+            return self._bind(args, nargs, kwnames, kwdict, partial, exact_keys)
+        return self._entry_bound(args, nargs, kwnames, kwdict, partial)
+
+    cdef object _entry_bound(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                             PyObject *kwdict, bint partial):
         cdef Py_ssize_t total = nargs + (PyTuple_GET_SIZE(kwnames) if kwnames != NULL else 0)
         cdef PyObject **stack = <PyObject **>PyMem_Malloc((total + 1) * sizeof(PyObject *))
         if stack == NULL:
@@ -301,6 +359,22 @@ cdef class Binder:
         cdef bint exact_keys = True
         if type(args) is not tuple:
             args = self._plan.star_args(args)
+        if kwargs is None or (type(kwargs) is dict and PyDict_GET_SIZE(<PyObject *>kwargs) == 0):
+            return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
+                               NULL, NULL, False)
+        if type(kwargs) is dict:
+            # One walk over the dict when every key is an exact str, the usual
+            # case.  An odd key (None on return) or any binding error sends
+            # the call down the checked path below, which reports it in the
+            # interpreter's order; the first walk ran no Python code.
+            try:
+                values = self._entry(tuple_items(<PyObject *>args, 0),
+                                     PyTuple_GET_SIZE(<PyObject *>args),
+                                     NULL, <PyObject *>kwargs, False, True)
+                if values is not None:
+                    return values
+            except TypeError:
+                pass
         if kwargs is not None:
             if type(kwargs) is not dict:
                 kwargs = self._plan.star_kwargs(kwargs)
@@ -319,9 +393,16 @@ cdef class Binder:
     def vectorcall(self, stack, kwnames=None):
         """Bind a vectorcall: ``stack`` holds the positional values, then one
         value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
-        stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
-        cdef Py_ssize_t nkw = len(kwnames) if kwnames is not None else 0
-        return self._entry(tuple_items(<PyObject *>stack, 0), len(stack) - nkw,
+        cdef Py_ssize_t nkw = 0
+        if type(stack) is tuple and kwnames is None:
+            pass
+        elif (type(stack) is tuple and type(kwnames) is tuple
+              and PyTuple_GET_SIZE(<PyObject *>kwnames) <= PyTuple_GET_SIZE(<PyObject *>stack)):
+            nkw = PyTuple_GET_SIZE(<PyObject *>kwnames)
+        else:
+            stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
+            nkw = len(kwnames) if kwnames is not None else 0
+        return self._entry(tuple_items(<PyObject *>stack, 0), PyTuple_GET_SIZE(<PyObject *>stack) - nkw,
                            <PyObject *>kwnames if nkw else NULL, NULL, False)
 
     def partial(self, *args, **kwargs):
@@ -352,9 +433,10 @@ cdef class Binder:
 cdef object _binder_vectorcall(Binder self, PyObject **args, size_t nargsf, PyObject *kwnames):
     # The interpreter's call of a Binder lands here: nargs positionals in
     # args, then one value per name in kwnames (NULL when there are none).
+    cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
     if kwnames != NULL and PyTuple_GET_SIZE(kwnames) == 0:
         kwnames = NULL
-    return self._entry(args, PyVectorcall_NARGS(nargsf), kwnames, NULL, False)
+    return self._entry(args, nargs, kwnames, NULL, False)
 
 
 cdef Binder _probe = Binder(Layout())
