@@ -28,7 +28,7 @@ def _select_implementation() -> Any:
         from . import _bind_py as module
     else:
         try:
-            from . import _bind as module  # type: ignore[no-redef]
+            from . import _bind as module  # type: ignore[attr-defined,no-redef]
         except ImportError:
             from . import _bind_py as module
     return module

@@ -8,7 +8,7 @@ conversions from a locals tuple (``arguments``, ``apply``) live here once.
 from __future__ import annotations
 
 import types
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from . import _errors
 from ._layout import MISSING, Layout
@@ -87,7 +87,7 @@ class Plan:
 
     # -- argument checks of the entry points (cold unless the types are odd) --
 
-    def star_args(self, args: Any) -> tuple:
+    def star_args(self, args: Any) -> Tuple[Any, ...]:
         """``args`` as the interpreter reads ``f(*args)``."""
         if type(args) is tuple:
             return args
@@ -98,7 +98,7 @@ class Plan:
                 raise _errors.bad_star_args(self.name, args) from None
             raise
 
-    def star_kwargs(self, kwargs: Any) -> Optional[dict]:
+    def star_kwargs(self, kwargs: Any) -> Optional[Dict[str, Any]]:
         """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict, keys checked."""
         if kwargs is None:
             return None
@@ -109,9 +109,11 @@ class Plan:
         for key in kwargs:
             if not isinstance(key, str):
                 raise _errors.dict_keywords_must_be_strings()
-        return kwargs
+        return kwargs  # type: ignore[no-any-return]
 
-    def vectorcall_args(self, stack: Any, kwnames: Any) -> Tuple[tuple, Optional[tuple]]:
+    def vectorcall_args(
+        self, stack: Any, kwnames: Any
+    ) -> Tuple[Tuple[Any, ...], Optional[Tuple[Any, ...]]]:
         """Check ``vectorcall(stack, kwnames)``'s arguments; ``None`` for no keywords."""
         if type(stack) is not tuple:
             if not isinstance(stack, (tuple, list)):
@@ -134,10 +136,10 @@ class Plan:
 
     # -- from a locals tuple back to names and calls ------------------------
 
-    def arguments(self, values: tuple) -> Dict[str, Any]:
+    def arguments(self, values: Tuple[Any, ...]) -> Dict[str, Any]:
         return {name: values[i] for name, i in self.arguments_order}
 
-    def apply(self, func: Callable[..., Any], values: tuple) -> Any:
+    def apply(self, func: Callable[..., Any], values: Tuple[Any, ...]) -> Any:
         if type(values) is not tuple:
             raise TypeError(f"apply() needs a tuple of values, not {type(values).__name__}")
         if len(values) != self.out_size:
@@ -157,7 +159,7 @@ class Plan:
             kwargs.update(values[self.out_varkw])
         return func(*args, **kwargs)
 
-    def drop_self(self, values: tuple) -> tuple:
+    def drop_self(self, values: Tuple[Any, ...]) -> Tuple[Any, ...]:
         """A bound method's output from the locals of its function."""
         if self.argcount:
             return values[1:]
@@ -168,7 +170,12 @@ class Plan:
         return f"{self.name}{self.layout}"
 
 
-def make_binder(binder_class: Any, target: Union[Callable[..., Any], Layout]) -> Any:
+BinderT = TypeVar("BinderT")
+
+
+def make_binder(
+    binder_class: Callable[..., BinderT], target: Union[Callable[..., Any], Layout]
+) -> BinderT:
     """``posonly.binder`` for one implementation's ``Binder`` class."""
     if isinstance(target, Layout):
         return binder_class(target)

@@ -6,7 +6,7 @@ import ast
 import keyword
 import sys
 import types
-from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
 
 __all__ = ["Layout", "MISSING"]
 
@@ -109,6 +109,8 @@ class Layout:
     varkw: Optional[str]
     defaults: Tuple[Any, ...]
     names: Tuple[str, ...]
+    _kwdefaults: Tuple[Tuple[str, Any], ...]
+    _hash: int
 
     def __init__(
         self,
@@ -267,7 +269,9 @@ class Layout:
             raise TypeError(
                 f"from_signature() needs an inspect.Signature, not {type(sig).__name__}"
             )
-        posonly, positional, kwonly = [], [], []
+        posonly: List[str] = []
+        positional: List[str] = []
+        kwonly: List[str] = []
         varargs = varkw = None
         defaults = []
         kwdefaults = {}
@@ -337,7 +341,7 @@ class Layout:
 
     # -- value semantics ----------------------------------------------------
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> Tuple[Any, ...]:
         return (
             self.name,
             self.posonly,
@@ -367,7 +371,7 @@ class Layout:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (Layout, self._fields())
 
     def __copy__(self) -> "Layout":
