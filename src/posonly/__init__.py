@@ -15,9 +15,20 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Literal, Union
 
 from ._common import make_binder
+from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
 
-__all__ = ["IMPLEMENTATION", "MISSING", "Binder", "Layout", "binder"]
+__all__ = [
+    "IMPLEMENTATION",
+    "MISSING",
+    "Binder",
+    "Layout",
+    "Signature",
+    "binder",
+    "patch_inspect",
+    "signature",
+    "unpatch_inspect",
+]
 __version__ = "0.1.0"
 
 
