@@ -50,7 +50,7 @@ def _extensions():
         extra_link_args=link_args,
         optional=not required,
     )
-    return cythonize(
+    extensions = cythonize(
         [extension],
         compiler_directives={
             "language_level": "3",
@@ -59,6 +59,10 @@ def _extensions():
         },
         annotate=_flag("POSONLY_ANNOTATE"),
     )
+    # cythonize() builds new Extension objects and drops `optional`.
+    for built in extensions:
+        built.optional = not required
+    return extensions
 
 
 setup(ext_modules=_extensions())
