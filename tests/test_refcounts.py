@@ -21,10 +21,13 @@ from posonly import Layout
 
 CALLS = 1000
 WARMUP = 100
-# Blocks that may come and go between two measurements (free lists, caches
-# warmed by the first calls); a leak of one object per call is CALLS blocks.
-BLOCK_TOLERANCE = CALLS // 10
-BYTES_TOLERANCE = CALLS * 4
+
+
+def _tolerance(calls, unit):
+    # Blocks or bytes that may come and go between two measurements (free
+    # lists, caches warmed by the first calls).  A leak of one object per call
+    # is ``calls`` blocks, or at least 16 bytes a call.
+    return max(100, calls // 10) if unit == "blocks" else calls * 16
 
 
 class Value:
@@ -49,10 +52,10 @@ def fresh(name):
 def _memory():
     blocks = sys.getallocatedblocks()
     if blocks:
-        return blocks, BLOCK_TOLERANCE, "blocks"
+        return blocks, "blocks"
     # The interpreter was started with a malloc that pymalloc does not count
     # (PYTHONMALLOC=malloc, as under the sanitizer): trace bytes instead.
-    return tracemalloc.get_traced_memory()[0], BYTES_TOLERANCE, "bytes"
+    return tracemalloc.get_traced_memory()[0], "bytes"
 
 
 def assert_flat(run, watched, calls=CALLS):
@@ -69,14 +72,14 @@ def assert_flat(run, watched, calls=CALLS):
                 pass
         gc.collect()
         refs_before = [sys.getrefcount(o) for o in watched]
-        memory_before, tolerance, unit = _memory()
+        memory_before, unit = _memory()
         for _ in range(calls):
             try:
                 run()
             except Exception:  # noqa: BLE001
                 pass
         gc.collect()
-        memory_after, _, _ = _memory()
+        memory_after, _ = _memory()
         refs_after = [sys.getrefcount(o) for o in watched]
     finally:
         if tracing:
@@ -87,7 +90,7 @@ def assert_flat(run, watched, calls=CALLS):
         if before != after
     ]
     assert not moved, f"reference counts moved over {calls} calls: {moved}"
-    assert memory_after - memory_before <= tolerance, (
+    assert memory_after - memory_before <= _tolerance(calls, unit), (
         f"{memory_after - memory_before} {unit} more after {calls} calls"
     )
 
