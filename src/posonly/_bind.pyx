@@ -189,7 +189,7 @@ cdef class Binder:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     cdef object _bind(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
-                      PyObject *kwdict, bint partial, bint exact_keys=False):
+                      PyObject *kwdict, bint partial, bint exact_keys):
         """The locals for ``nargs`` positionals in ``args`` and keywords given
         either as ``kwnames`` (values follow the positionals in ``args``) or as
         ``kwdict``; NULL for none.  The steps are initialize_locals'.  With
@@ -325,7 +325,7 @@ cdef class Binder:
     # -- the entry points ------------------------------------------------------
 
     cdef inline object _entry(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
-                              PyObject *kwdict, bint partial, bint exact_keys=False):
+                              PyObject *kwdict, bint partial, bint exact_keys):
         """Bind, putting a bound method's ``self`` first and leaving it out of
         the result, as calling the bound method does."""
         # Most calls pass positionals only, within what the parameters take
@@ -346,7 +346,7 @@ cdef class Binder:
         if total:
             memcpy(stack + 1, args, total * sizeof(PyObject *))
         try:
-            values = self._bind(stack, nargs + 1, kwnames, kwdict, partial)
+            values = self._bind(stack, nargs + 1, kwnames, kwdict, partial, False)
         finally:
             PyMem_Free(stack)
         return self._plan.drop_self(values)
@@ -361,7 +361,7 @@ cdef class Binder:
             args = self._plan.star_args(args)
         if kwargs is None or (type(kwargs) is dict and PyDict_GET_SIZE(<PyObject *>kwargs) == 0):
             return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
-                               NULL, NULL, False)
+                               NULL, NULL, False, False)
         if type(kwargs) is dict:
             # One walk over the dict when every key is an exact str, the usual
             # case.  An odd key (None on return) or any binding error sends
@@ -388,7 +388,7 @@ cdef class Binder:
                 # the caller's dict under us: bind from a private copy.
                 kwargs = PyDict_Copy(<PyObject *>kwargs)
         return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
-                           NULL, <PyObject *>kwargs if kwargs else NULL, False)
+                           NULL, <PyObject *>kwargs if kwargs else NULL, False, False)
 
     def vectorcall(self, stack, kwnames=None):
         """Bind a vectorcall: ``stack`` holds the positional values, then one
@@ -403,18 +403,18 @@ cdef class Binder:
             stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
             nkw = len(kwnames) if kwnames is not None else 0
         return self._entry(tuple_items(<PyObject *>stack, 0), PyTuple_GET_SIZE(<PyObject *>stack) - nkw,
-                           <PyObject *>kwnames if nkw else NULL, NULL, False)
+                           <PyObject *>kwnames if nkw else NULL, NULL, False, False)
 
     def partial(self, *args, **kwargs):
         """Like a call, but required parameters not given are :data:`MISSING`."""
         return self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
-                           <PyObject *>kwargs if kwargs else NULL, True)
+                           <PyObject *>kwargs if kwargs else NULL, True, False)
 
     def arguments(self, *args, **kwargs):
         """Bind the call; return a dict of name to value in signature order."""
         return self._plan.arguments(
             self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
-                        <PyObject *>kwargs if kwargs else NULL, False))
+                        <PyObject *>kwargs if kwargs else NULL, False, False))
 
     def apply(self, func, values):
         """Call ``func`` with a locals tuple: positionals by position,
@@ -436,7 +436,7 @@ cdef object _binder_vectorcall(Binder self, PyObject **args, size_t nargsf, PyOb
     cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
     if kwnames != NULL and PyTuple_GET_SIZE(kwnames) == 0:
         kwnames = NULL
-    return self._entry(args, nargs, kwnames, NULL, False)
+    return self._entry(args, nargs, kwnames, NULL, False, False)
 
 
 cdef Binder _probe = Binder(Layout())
