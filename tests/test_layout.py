@@ -3,6 +3,7 @@
 import copy
 import functools
 import inspect
+import os
 import pickle
 import subprocess
 import sys
@@ -121,7 +122,7 @@ def test_pickle_loads_under_the_other_implementation():
     for pure in ("0", "1"):
         out = subprocess.run(
             [sys.executable, "-c", code], input=data, capture_output=True, check=True,
-            env={"POSONLY_PURE_PYTHON": pure, "PATH": ""},
+            env=dict(os.environ, POSONLY_PURE_PYTHON=pure),
         ).stdout.decode()
         assert out.split(" ", 1)[1].strip() == "(1, (1, 'x'), 2)"
         if pure == "1":

@@ -7,6 +7,7 @@ conversions from a locals tuple (``arguments``, ``apply``) live here once.
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
@@ -16,6 +17,20 @@ from ._layout import MISSING, Layout
 
 NO_DEFAULT: Any = type("NoDefault", (), {"__repr__": lambda self: "<no default>"})()
 """In ``Plan.kwdefault_by_slot``: a keyword-only parameter without a default."""
+
+
+@functools.lru_cache(maxsize=64)
+def _collector(name: str) -> Callable[..., Tuple[Tuple[Any, ...], Dict[str, Any]]]:
+    """A function named ``name`` that returns ``(args, kwargs)``: calling it
+    with ``*args`` or ``**kwargs`` reads them exactly as the interpreter does
+    (dict subclasses by their storage, repeated keys and bad types refused
+    with the interpreter's own messages)."""
+    namespace: Dict[str, Any] = {}
+    exec("def collect(*args, **kwargs):\n    return args, kwargs\n", {}, namespace)
+    collect = namespace["collect"]
+    collect.__qualname__ = name
+    collect.__code__ = collect.__code__.replace(co_name=name)
+    return collect  # type: ignore[no-any-return]
 
 
 class Plan:
@@ -91,21 +106,14 @@ class Plan:
         """``args`` as the interpreter reads ``f(*args)``."""
         if type(args) is tuple:
             return args
-        try:
-            return tuple(args)
-        except TypeError:
-            if not hasattr(args, "__iter__"):
-                raise _errors.bad_star_args(self.name, args) from None
-            raise
+        return _collector(self.name)(*args)[0]  # type: ignore[no-any-return]
 
     def star_kwargs(self, kwargs: Any) -> Optional[Dict[str, Any]]:
         """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict, keys checked."""
         if kwargs is None:
             return None
         if type(kwargs) is not dict:
-            if not hasattr(kwargs, "keys"):
-                raise _errors.bad_star_kwargs(self.name, kwargs)
-            kwargs = {key: kwargs[key] for key in kwargs.keys()}
+            kwargs = _collector(self.name)(**kwargs)[1]
         for key in kwargs:
             if not isinstance(key, str):
                 raise _errors.dict_keywords_must_be_strings()

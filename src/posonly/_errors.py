@@ -101,14 +101,3 @@ def missing_arguments(name: str, kind: str, missing: Sequence[str]) -> TypeError
         f"argument{'' if len(names) == 1 else 's'}: {listed}"
     )
 
-
-def bad_star_args(name: str, args: object) -> TypeError:
-    return TypeError(
-        f"{name}() argument after * must be an iterable, not {type(args).__name__}"
-    )
-
-
-def bad_star_kwargs(name: str, kwargs: object) -> TypeError:
-    return TypeError(
-        f"{name}() argument after ** must be a mapping, not {type(kwargs).__name__}"
-    )

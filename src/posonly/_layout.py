@@ -6,6 +6,7 @@ import ast
 import keyword
 import sys
 import types
+import unicodedata
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
 
 __all__ = ["Layout", "MISSING"]
@@ -123,6 +124,8 @@ class Layout:
         defaults: Iterable[Any] = (),
         kwdefaults: Optional[Mapping[str, Any]] = None,
     ) -> None:
+        if hasattr(self, "_hash"):
+            raise TypeError("Layout is immutable; __init__ cannot be called again")
         set_ = object.__setattr__
         if not isinstance(name, str):
             raise TypeError(f"name must be a str, not {type(name).__name__}")
@@ -181,6 +184,13 @@ class Layout:
         for name in self.names:
             if not name.isidentifier() or keyword.iskeyword(name):
                 raise ValueError(f"parameter name {name!r} is not an identifier")
+            normal = unicodedata.normalize("NFKC", name)
+            if normal != name:
+                # The parser normalises identifiers: no def can have this name.
+                raise ValueError(
+                    f"parameter name {name!r} is not an identifier as Python "
+                    f"reads it (it reads {normal!r})"
+                )
             if name in seen:
                 raise ValueError(f"duplicate parameter name {name!r}")
             seen.add(name)
