@@ -10,11 +10,11 @@ with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import TYPE_CHECKING, Any, Callable, Literal, Union
 
 from ._common import make_binder
+from ._impl import compiled as _compiled
+from ._impl import module as _implementation
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
 
@@ -31,30 +31,13 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-
-def _select_implementation() -> Any:
-    if os.environ.get("POSONLY_PURE_PYTHON") == "1":
-        from . import _bind_py as module
-    elif sys.implementation.name != "cpython":
-        from . import _bind_py as module
-    else:
-        try:
-            from . import _bind as module  # type: ignore[attr-defined,no-redef]
-        except ImportError:
-            from . import _bind_py as module
-    return module
-
-
-_implementation = _select_implementation()
 if TYPE_CHECKING:
     # One source of truth for types: the pure twin carries the annotations,
     # and the compiled Binder has the same API.
     from ._bind_py import Binder as Binder
 else:
     Binder = _implementation.Binder
-IMPLEMENTATION: Literal["cython", "python"] = (
-    "cython" if _implementation.__name__.endswith("._bind") else "python"
-)
+IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
 

@@ -76,6 +76,10 @@ cdef extern from "Python.h":
     int Py_EQ
     Py_ssize_t PY_SSIZE_T_MAX
     Py_ssize_t PyDict_GET_SIZE(PyObject *d)
+    void PyObject_GC_Track(PyObject *o)
+    void PyObject_GC_UnTrack(PyObject *o)
+    int PyDict_DelItem(PyObject *d, PyObject *key) except -1
+    PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
 
 __all__ = ["Binder"]
 
@@ -168,6 +172,12 @@ cdef class Binder:
         cdef Py_ssize_t i
         cdef PyObject *value
         cdef PyObject **fill = tuple_items(<PyObject *>self._fill, 0)
+        # The containers come first: once the result exists nothing allocates,
+        # so no collection can meet it half built.
+        if self.varargs_slot >= 0:
+            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
+        if self.varkw_slot >= 0:
+            kwargs = {}
         cdef object out = PyTuple_New(self.n_locals)
         cdef PyObject *o = <PyObject *>out
         for i in range(n):
@@ -177,11 +187,9 @@ cdef class Binder:
             Py_INCREF(fill[i])
             PyTuple_SET_ITEM(o, i, fill[i])
         if self.varargs_slot >= 0:
-            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
             Py_INCREF(<PyObject *>extra)
             PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
         if self.varkw_slot >= 0:
-            kwargs = {}
             Py_INCREF(<PyObject *>kwargs)
             PyTuple_SET_ITEM(o, self.varkw_slot, <PyObject *>kwargs)
         return out
@@ -203,9 +211,14 @@ cdef class Binder:
         cdef PyObject *value
         cdef PyObject *varkw = NULL
         # The result tuple doubles as the locals array: a NULL slot is a local
-        # not filled yet, and a tuple with NULL slots deallocates safely.
+        # not filled yet, and a tuple with NULL slots deallocates safely.  Python
+        # code can run while it is half built (a str subclass's __eq__, the
+        # error messages, a gc callback), so it is hidden from the collector,
+        # where gc.get_objects() and gc.get_referrers() would show it.
         cdef object out = PyTuple_New(self.n_locals)
         cdef PyObject *o = <PyObject *>out
+        if self.n_locals:
+            PyObject_GC_UnTrack(o)
 
         for i in range(n):
             Py_INCREF(args[i])
@@ -264,6 +277,8 @@ cdef class Binder:
                     PyTuple_SET_ITEM(o, i, value)
             if missing:
                 raise self._missing_arguments(o, "keyword-only", argcount, self.total_args)
+        if self.n_locals:
+            PyObject_GC_Track(o)
         return out
 
     @cython.boundscheck(False)
