@@ -14,6 +14,8 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memcpy
 
+import inspect as _inspect_module
+
 from posonly import _errors
 from posonly._common import NO_DEFAULT, Plan
 from posonly._layout import MISSING, Layout
@@ -39,6 +41,19 @@ cdef extern from *:
         return 0;
     }
 
+    /* The offset of a writable object slot (a __slots__ member), or -1. */
+    #if PY_VERSION_HEX < 0x030C0000
+    #include "structmember.h"
+    #define Py_T_OBJECT_EX T_OBJECT_EX
+    #define Py_READONLY READONLY
+    #endif
+    static Py_ssize_t posonly_slot_offset(PyObject *descriptor) {
+        if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
+        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+        if (member->type != Py_T_OBJECT_EX || (member->flags & Py_READONLY)) return -1;
+        return member->offset;
+    }
+
     /* Equality of two exact str objects, as str.__eq__ decides it, without a
        Python-level call: canonical strings are equal when their kind, length
        and bytes are. */
@@ -54,6 +69,7 @@ cdef extern from *:
     }
     """
     ctypedef void *vectorcallfunc
+    Py_ssize_t posonly_slot_offset(object descriptor)
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_str_eq(PyObject *a, PyObject *b) except -1
@@ -62,6 +78,7 @@ cdef extern from *:
 # each store into a new tuple is "incref this pointer, store this pointer".
 cdef extern from "Python.h":
     void Py_INCREF(PyObject *o)
+    void Py_DECREF(PyObject *o)
     PyObject *PyTuple_GET_ITEM(PyObject *t, Py_ssize_t i)
     void PyTuple_SET_ITEM(PyObject *t, Py_ssize_t i, PyObject *o)
     Py_ssize_t PyTuple_GET_SIZE(PyObject *t)
@@ -80,8 +97,14 @@ cdef extern from "Python.h":
     void PyObject_GC_UnTrack(PyObject *o)
     int PyDict_DelItem(PyObject *d, PyObject *key) except -1
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
+    int PyDict_Contains(PyObject *d, PyObject *key) except -1
+    bint PyTuple_CheckExact(PyObject *o)
+    ctypedef PyObject *(*allocfunc)(PyTypeObject *, Py_ssize_t)
+    ctypedef struct PyTypeObject_alloc "PyTypeObject":
+        allocfunc tp_alloc
 
-__all__ = ["Binder"]
+__all__ = ["Binder", "InspectPlan", "signature_bind", "signature_bind_partial",
+           "patched_bind", "patched_bind_partial", "set_patch_cache"]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
@@ -95,6 +118,17 @@ cdef inline object _tuple_from_array(PyObject **items, Py_ssize_t n):
         Py_INCREF(items[i])
         PyTuple_SET_ITEM(<PyObject *>result, i, items[i])
     return result
+
+
+cdef Py_ssize_t *_slot_array(slots) except NULL:
+    """A C copy of a list of slot numbers (freed by the owner)."""
+    cdef Py_ssize_t i, n = len(slots)
+    cdef Py_ssize_t *array = <Py_ssize_t *>PyMem_Malloc((n or 1) * sizeof(Py_ssize_t))
+    if array == NULL:
+        raise MemoryError()
+    for i in range(n):
+        array[i] = slots[i]
+    return array
 
 
 @cython.final
@@ -126,6 +160,9 @@ cdef class Binder:
     # take the positional fast path; max_positional is -1 when it is closed
     # (a bound method, or a keyword-only parameter without a default).
     cdef Py_ssize_t min_positional, max_positional
+    # arguments(): the output's names in signature order and their slots
+    cdef tuple _argument_names
+    cdef Py_ssize_t *_argument_slots
 
     def __cinit__(self, layout, bound_self=_UNBOUND):
         self._vectorcall = <vectorcallfunc>_binder_vectorcall
@@ -158,6 +195,11 @@ cdef class Binder:
             self.max_positional = PY_SSIZE_T_MAX
         else:
             self.max_positional = plan.argcount
+        self._argument_names = tuple(name for name, _ in plan.arguments_order)
+        self._argument_slots = _slot_array([slot for _, slot in plan.arguments_order])
+
+    def __dealloc__(self):
+        PyMem_Free(self._argument_slots)
 
     # -- the core --------------------------------------------------------------
 
@@ -427,9 +469,15 @@ cdef class Binder:
 
     def arguments(self, *args, **kwargs):
         """Bind the call; return a dict of name to value in signature order."""
-        return self._plan.arguments(
-            self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
-                        <PyObject *>kwargs if kwargs else NULL, False, False))
+        values = self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
+                             <PyObject *>kwargs if kwargs else NULL, False, False)
+        cdef dict arguments = {}
+        cdef Py_ssize_t i
+        for i in range(PyTuple_GET_SIZE(<PyObject *>self._argument_names)):
+            PyDict_SetItem(<PyObject *>arguments,
+                           PyTuple_GET_ITEM(<PyObject *>self._argument_names, i),
+                           PyTuple_GET_ITEM(<PyObject *>values, self._argument_slots[i]))
+        return arguments
 
     def apply(self, func, values):
         """Call ``func`` with a locals tuple: positionals by position,
@@ -443,6 +491,178 @@ cdef class Binder:
         if self._bound:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
+
+
+# -- the drop-in for inspect: Signature.bind in C ---------------------------------
+
+cdef object _BoundArguments = _inspect_module.BoundArguments
+# BoundArguments is built directly, its two slots written by offset: calling
+# the class (a Python __init__) would cost more than the whole binding.
+cdef Py_ssize_t _ARGUMENTS_OFFSET = posonly_slot_offset(_BoundArguments.__dict__["arguments"])
+cdef Py_ssize_t _SIGNATURE_OFFSET = posonly_slot_offset(_BoundArguments.__dict__["_signature"])
+
+
+cdef object _new_bound_arguments(object sig, object arguments):
+    cdef PyObject *bound
+    cdef PyObject **slot
+    cls = sig._bound_arguments_cls
+    if cls is not _BoundArguments or _ARGUMENTS_OFFSET <= 0 or _SIGNATURE_OFFSET <= 0:
+        return cls(sig, arguments)
+    bound = (<PyTypeObject_alloc *>cls).tp_alloc(<PyTypeObject *>cls, 0)
+    if bound == NULL:
+        raise MemoryError()
+    result = <object>bound  # takes its own reference
+    Py_DECREF(bound)
+    Py_INCREF(<PyObject *>arguments)
+    (<PyObject **>(<char *>bound + _ARGUMENTS_OFFSET))[0] = <PyObject *>arguments
+    Py_INCREF(<PyObject *>sig)
+    (<PyObject **>(<char *>bound + _SIGNATURE_OFFSET))[0] = <PyObject *>sig
+    return result
+
+
+@cython.final
+cdef class InspectPlan:
+    """How the calls of one shape of signature become inspect's BoundArguments.
+
+    ``binder`` binds the shape with every default replaced by ``MISSING``, so
+    that what was not given shows; ``names`` are the parameters in signature
+    order, ``slots`` where each sits in the binder's result, ``variadic`` which
+    of them are ``*args``/``**kwargs`` (kept only when not empty), and
+    ``guarded`` the positional-only names a keyword may repeat when there is a
+    ``**kwargs`` (PEP 570's corner, where inspect has answers of its own).
+    ``bound_arguments`` returns ``None`` wherever inspect must answer.
+    """
+
+    cdef Binder binder
+    cdef tuple names
+    cdef tuple guarded
+    cdef Py_ssize_t *slots
+    cdef char *variadic
+
+    def __cinit__(self, Binder binder, tuple names, slots, variadic, tuple guarded):
+        cdef Py_ssize_t i, n = len(names)
+        if len(slots) != n or len(variadic) != n:
+            raise ValueError("names, slots and variadic must have the same length")
+        for slot in slots:
+            if not 0 <= slot < len(binder.layout.names):
+                raise ValueError(f"slot {slot} is outside the binder's result")
+        self.binder = binder
+        self.names = names
+        self.guarded = guarded
+        self.slots = _slot_array(slots)
+        self.variadic = <char *>PyMem_Malloc(n or 1)
+        if self.variadic == NULL:
+            raise MemoryError()
+        for i in range(n):
+            self.variadic[i] = bool(variadic[i])
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+        PyMem_Free(self.variadic)
+
+    def bind(self, sig, args, kwargs):
+        """``sig.bind(*args, **kwargs)``: a BoundArguments, or inspect's error."""
+        return _bind_with_plan(self, sig, args, kwargs, False)
+
+    def bind_partial(self, sig, args, kwargs):
+        """``sig.bind_partial(*args, **kwargs)``."""
+        return _bind_with_plan(self, sig, args, kwargs, True)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef object bound_arguments(self, sig, tuple args, dict kwargs, bint partial):
+        cdef Py_ssize_t i, nargs = PyTuple_GET_SIZE(<PyObject *>args)
+        cdef PyObject *keywords = NULL
+        cdef PyObject *value
+        if kwargs is not None and PyDict_GET_SIZE(<PyObject *>kwargs):
+            keywords = <PyObject *>kwargs
+            for i in range(nargs, PyTuple_GET_SIZE(<PyObject *>self.guarded)):
+                if PyDict_Contains(keywords, PyTuple_GET_ITEM(<PyObject *>self.guarded, i)):
+                    return None
+        try:
+            values = self.binder._entry(tuple_items(<PyObject *>args, 0), nargs, NULL,
+                                        keywords, partial, False)
+        except Exception:
+            return None  # inspect's own _bind raises inspect's own error
+        cdef dict arguments = {}
+        for i in range(PyTuple_GET_SIZE(<PyObject *>self.names)):
+            value = PyTuple_GET_ITEM(<PyObject *>values, self.slots[i])
+            if self.variadic[i]:
+                if (PyTuple_GET_SIZE(value) if PyTuple_CheckExact(value)
+                        else PyDict_GET_SIZE(value)) == 0:
+                    continue
+            elif value == _MISSING:
+                continue
+            PyDict_SetItem(<PyObject *>arguments, PyTuple_GET_ITEM(<PyObject *>self.names, i), value)
+        return _new_bound_arguments(sig, arguments)
+
+
+cdef object _bind_with_plan(plan, sig, args, kwargs, bint partial):
+    if type(plan) is InspectPlan and type(args) is tuple and type(kwargs) is dict:
+        bound = (<InspectPlan>plan).bound_arguments(sig, args, kwargs, partial)
+        if bound is not None:
+            return bound
+    elif plan is not None:
+        return (plan.bind_partial if partial else plan.bind)(sig, args, kwargs)
+    if partial:
+        return sig._bind(args, kwargs, partial=True)
+    return sig._bind(args, kwargs)
+
+
+cdef object _signature_bind(sig, tuple args, dict kwargs, bint partial):
+    try:
+        plan = sig._posonly_plan
+    except AttributeError:
+        plan = sig._plan()
+    return _bind_with_plan(plan, sig, args, kwargs, partial)
+
+
+def signature_bind(self, /, *args, **kwargs):
+    """Map ``args`` and ``kwargs`` to the parameters, as inspect does.
+
+    Returns an :class:`inspect.BoundArguments`; raises :class:`TypeError`
+    with inspect's message if the arguments cannot be bound.
+    """
+    return _signature_bind(self, args, kwargs, False)
+
+
+def signature_bind_partial(self, /, *args, **kwargs):
+    """Like ``bind``, but required parameters may be left out."""
+    return _signature_bind(self, args, kwargs, True)
+
+
+# The patch's least-recently-used cache: id(signature) -> (signature, plan),
+# most recently used last; misses go to a function of the drop-in's.
+cdef dict _patch_cache = {}
+cdef object _patch_miss = None
+
+
+def set_patch_cache(dict cache, miss):
+    """Share the patch's cache with the drop-in, and its function for misses."""
+    global _patch_cache, _patch_miss
+    _patch_cache = cache
+    _patch_miss = miss
+
+
+cdef object _patched(sig, tuple args, dict kwargs, bint partial):
+    key = id(sig)
+    cdef PyObject *entry = PyDict_GetItem(<PyObject *>_patch_cache, <PyObject *>key)
+    if entry != NULL and PyTuple_GET_ITEM(entry, 0) == <PyObject *>sig:
+        held = <object>entry
+        PyDict_DelItem(<PyObject *>_patch_cache, <PyObject *>key)  # now the most recent
+        PyDict_SetItem(<PyObject *>_patch_cache, <PyObject *>key, entry)
+        plan = <object>PyTuple_GET_ITEM(entry, 1)
+    else:
+        plan = _patch_miss(sig)
+    return _bind_with_plan(plan, sig, args, kwargs, partial)
+
+
+def patched_bind(self, /, *args, **kwargs):
+    return _patched(self, args, kwargs, False)
+
+
+def patched_bind_partial(self, /, *args, **kwargs):
+    return _patched(self, args, kwargs, True)
 
 
 cdef object _binder_vectorcall(Binder self, PyObject **args, size_t nargsf, PyObject *kwnames):

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections import OrderedDict
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
+from . import _impl
 from ._layout import MISSING, Layout
 
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]
@@ -112,16 +112,7 @@ def _generate(key: tuple, binder_class: Any, partial: bool) -> Callable[..., Any
     Whatever the binder refuses, or PEP 570's corner, goes to ``sig._bind``.
     """
     posonly, positional, varargs, kwonly, varkw, positional_defaults, kwonly_defaults = key
-    layout = Layout(
-        "bind",
-        posonly,
-        positional,
-        varargs,
-        kwonly,
-        varkw,
-        (MISSING,) * positional_defaults,
-        {name: MISSING for name in kwonly_defaults},
-    )
+    layout = _shape_layout(key)
     binder = binder_class(layout)
     positional_names = posonly + positional
     argcount = len(positional_names)
@@ -213,7 +204,7 @@ class _Plan:
         self.bind_partial = _generate(key, binder_class, partial=True)
 
 
-_plans: "OrderedDict[tuple, _Plan]" = OrderedDict()
+_plans: Dict[tuple, Any] = {}
 _PLANS_MAXSIZE = 1024
 
 
@@ -232,16 +223,55 @@ def _plan_of(sig: inspect.Signature) -> Optional[_Plan]:
     plan = _plans.get(cache_key)
     if plan is None:
         try:
-            plan = _Plan(key, binder_class)
+            if _impl.compiled and binder_class is _impl.module.Binder:
+                plan = _compiled_plan(key, binder_class)
+            else:
+                plan = _Plan(key, binder_class)
         except (TypeError, ValueError):  # names a layout refuses
             return None
         _plans[cache_key] = plan
         while len(_plans) > _PLANS_MAXSIZE:
             try:
-                _plans.popitem(last=False)
-            except KeyError:  # emptied by another thread
+                del _plans[next(iter(_plans))]
+            except (KeyError, RuntimeError, StopIteration):  # changed by another thread
                 break
     return plan
+
+
+def _shape_layout(key: tuple) -> Layout:
+    """The layout of a shape with every default ``MISSING``, so that a binder
+    of it shows what a call did not give."""
+    posonly, positional, varargs, kwonly, varkw, positional_defaults, kwonly_defaults = key
+    return Layout(
+        "bind",
+        posonly,
+        positional,
+        varargs,
+        kwonly,
+        varkw,
+        (MISSING,) * positional_defaults,
+        {name: MISSING for name in kwonly_defaults},
+    )
+
+
+def _compiled_plan(key: tuple, binder_class: Any) -> Any:
+    """The compiled binder's plan: the same decisions as :func:`_generate`,
+    taken in C by ``InspectPlan``."""
+    posonly, positional, varargs, kwonly, varkw = key[:5]
+    layout = _shape_layout(key)
+    order = list(posonly + positional)
+    if varargs is not None:
+        order.append(varargs)
+    order += kwonly
+    if varkw is not None:
+        order.append(varkw)
+    return _impl.module.InspectPlan(
+        binder_class(layout),
+        tuple(order),
+        [layout.names.index(name) for name in order],
+        [name in (varargs, varkw) for name in order],
+        tuple(posonly) if varkw is not None else (),
+    )
 
 
 class Signature(inspect.Signature):
@@ -285,6 +315,12 @@ class Signature(inspect.Signature):
             return self._bind(args, kwargs, partial=True)  # type: ignore[attr-defined,no-any-return]
         return plan.bind_partial(self, args, kwargs)
 
+    if _impl.compiled and not TYPE_CHECKING:
+        # The same methods in C: a call goes from the interpreter to the
+        # compiled binder and back with a BoundArguments, no Python frame.
+        bind = _impl.module.signature_bind  # noqa: F811
+        bind_partial = _impl.module.signature_bind_partial  # noqa: F811
+
 
 def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options: Any) -> Signature:
     """The signature of ``obj``, as :func:`inspect.signature` gives it, as a
@@ -308,72 +344,54 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
 
 _patch_lock = threading.Lock()
 _patched: Optional[Tuple[Callable[..., Any], Callable[..., Any]]] = None
-_cache: "OrderedDict[int, Tuple[inspect.Signature, Optional[_Plan]]]" = OrderedDict()
+_cache: Dict[int, Tuple[inspect.Signature, Optional[_Plan]]] = {}
 _maxsize = 4096
 
 
 def _cached_plan(sig: inspect.Signature) -> Optional[_Plan]:
     """The plan of ``sig``, through the least-recently-used cache.
 
-    Entries are keyed by identity and hold their signature, so an id cannot be
-    reused by another signature while its entry lives.  (The patched methods
-    inline the hit; this is the whole lookup.)
+    The cache is a dict in order of use, most recent last: a hit moves its
+    entry to the end, a miss evicts from the front.  Entries are keyed by
+    identity and hold their signature, so an id cannot be reused by another
+    signature while its entry lives.
     """
     key = id(sig)
     entry = _cache.get(key)
     if entry is not None and entry[0] is sig:
-        try:
-            _cache.move_to_end(key)
-        except KeyError:  # evicted by another thread meanwhile
-            pass
+        _cache.pop(key, None)
+        _cache[key] = entry
         return entry[1]
     plan = _plan_of(sig)
     if _maxsize > 0:
         _cache[key] = (sig, plan)
         while len(_cache) > _maxsize:
             try:
-                _cache.popitem(last=False)
-            except KeyError:  # emptied by another thread meanwhile
+                del _cache[next(iter(_cache))]
+            except (KeyError, RuntimeError, StopIteration):  # changed by another thread
                 break
     return plan
 
 
 def _patched_bind(self: inspect.Signature, /, *args: Any, **kwargs: Any) -> Any:
-    """Get a BoundArguments object, that maps the passed `args`
-    and `kwargs` to the function's signature.  Raises `TypeError`
-    if the passed arguments can not be bound.
-    """
-    entry = _cache.get(id(self))
-    if entry is not None and entry[0] is self:
-        try:
-            _cache.move_to_end(id(self))
-        except KeyError:
-            pass
-        plan = entry[1]
-    else:
-        plan = _cached_plan(self)
+    plan = _cached_plan(self)
     if plan is None:
         return self._bind(args, kwargs)  # type: ignore[attr-defined]
     return plan.bind(self, args, kwargs)
 
 
 def _patched_bind_partial(self: inspect.Signature, /, *args: Any, **kwargs: Any) -> Any:
-    """Get a BoundArguments object, that partially maps the
-    passed `args` and `kwargs` to the function's signature.
-    Raises `TypeError` if the passed arguments can not be bound.
-    """
-    entry = _cache.get(id(self))
-    if entry is not None and entry[0] is self:
-        try:
-            _cache.move_to_end(id(self))
-        except KeyError:
-            pass
-        plan = entry[1]
-    else:
-        plan = _cached_plan(self)
+    plan = _cached_plan(self)
     if plan is None:
         return self._bind(args, kwargs, partial=True)  # type: ignore[attr-defined]
     return plan.bind_partial(self, args, kwargs)
+
+
+if _impl.compiled:
+    # The same in C, sharing the cache; a miss comes back to _cached_plan.
+    _impl.module.set_patch_cache(_cache, _cached_plan)
+    _patched_bind = _impl.module.patched_bind  # noqa: F811
+    _patched_bind_partial = _impl.module.patched_bind_partial  # noqa: F811
 
 
 def patch_inspect(maxsize: int = 4096) -> None:
