@@ -15,6 +15,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memcpy
 
 import inspect as _inspect_module
+from types import MethodType
 
 from posonly import _errors
 from posonly._common import NO_DEFAULT, Plan
@@ -39,6 +40,13 @@ cdef extern from *:
         tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
         PyType_Modified(tp);
         return 0;
+    }
+
+    /* Instances behave as functions when looked up on a class: the
+       interpreter calls them with the instance first, binding no method. */
+    static void posonly_declare_method_descriptor(PyTypeObject *tp) {
+        tp->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
+        PyType_Modified(tp);
     }
 
     /* The offset of a writable object slot (a __slots__ member), or -1. */
@@ -70,6 +78,7 @@ cdef extern from *:
     """
     ctypedef void *vectorcallfunc
     Py_ssize_t posonly_slot_offset(object descriptor)
+    void posonly_declare_method_descriptor(PyTypeObject *tp)
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_str_eq(PyObject *a, PyObject *b) except -1
@@ -103,8 +112,7 @@ cdef extern from "Python.h":
     ctypedef struct PyTypeObject_alloc "PyTypeObject":
         allocfunc tp_alloc
 
-__all__ = ["Binder", "InspectPlan", "signature_bind", "signature_bind_partial",
-           "patched_bind", "patched_bind_partial", "set_patch_cache"]
+__all__ = ["Binder", "InspectPlan", "SignatureMethod", "set_patch_cache"]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
@@ -570,21 +578,43 @@ cdef class InspectPlan:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef object bound_arguments(self, sig, tuple args, dict kwargs, bint partial):
-        cdef Py_ssize_t i, nargs = PyTuple_GET_SIZE(<PyObject *>args)
-        cdef PyObject *keywords = NULL
+    cdef object bound_arguments(self, sig, PyObject **args, Py_ssize_t nargs,
+                                PyObject *kwnames, PyObject *kwdict, bint partial):
+        """The BoundArguments of a call given as ``bind()`` of the binder
+        takes it (keywords as ``kwnames`` or as ``kwdict``, NULL for none),
+        or None where inspect must answer."""
+        cdef Py_ssize_t i, k
         cdef PyObject *value
-        if kwargs is not None and PyDict_GET_SIZE(<PyObject *>kwargs):
-            keywords = <PyObject *>kwargs
+        cdef PyObject *name
+        cdef Binder binder = self.binder
+        cdef dict arguments = {}
+        if (kwnames == NULL and kwdict == NULL
+                and binder.min_positional <= nargs <= binder.max_positional):
+            # Positionals only, every parameter not given optional: inspect's
+            # arguments are the positionals by name, and *args if it got any.
+            # (Names are in signature order: the positional ones, then *args.)
+            for i in range(nargs if nargs < binder.argcount else binder.argcount):
+                PyDict_SetItem(<PyObject *>arguments, PyTuple_GET_ITEM(<PyObject *>self.names, i), args[i])
+            if nargs > binder.argcount:
+                extra = _tuple_from_array(args + binder.argcount, nargs - binder.argcount)
+                PyDict_SetItem(<PyObject *>arguments,
+                               PyTuple_GET_ITEM(<PyObject *>self.names, binder.argcount),
+                               <PyObject *>extra)
+            return _new_bound_arguments(sig, arguments)
+        if kwnames != NULL or kwdict != NULL:
             for i in range(nargs, PyTuple_GET_SIZE(<PyObject *>self.guarded)):
-                if PyDict_Contains(keywords, PyTuple_GET_ITEM(<PyObject *>self.guarded, i)):
-                    return None
+                name = PyTuple_GET_ITEM(<PyObject *>self.guarded, i)
+                if kwdict != NULL:
+                    if PyDict_Contains(kwdict, name):
+                        return None
+                else:
+                    for k in range(PyTuple_GET_SIZE(kwnames)):
+                        if PyObject_RichCompareBool(PyTuple_GET_ITEM(kwnames, k), name, Py_EQ):
+                            return None
         try:
-            values = self.binder._entry(tuple_items(<PyObject *>args, 0), nargs, NULL,
-                                        keywords, partial, False)
+            values = self.binder._entry(args, nargs, kwnames, kwdict, partial, False)
         except Exception:
             return None  # inspect's own _bind raises inspect's own error
-        cdef dict arguments = {}
         for i in range(PyTuple_GET_SIZE(<PyObject *>self.names)):
             value = PyTuple_GET_ITEM(<PyObject *>values, self.slots[i])
             if self.variadic[i]:
@@ -598,10 +628,15 @@ cdef class InspectPlan:
 
 
 cdef object _bind_with_plan(plan, sig, args, kwargs, bint partial):
-    if type(plan) is InspectPlan and type(args) is tuple and type(kwargs) is dict:
-        bound = (<InspectPlan>plan).bound_arguments(sig, args, kwargs, partial)
-        if bound is not None:
-            return bound
+    """``sig.bind(*args, **kwargs)`` (or ``bind_partial``) through ``plan``:
+    an InspectPlan, a plan of the pure binder's, or None for inspect's own."""
+    if type(plan) is InspectPlan:
+        if type(args) is tuple and type(kwargs) is dict:
+            bound = (<InspectPlan>plan).bound_arguments(
+                sig, tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
+                NULL, <PyObject *>kwargs if kwargs else NULL, partial)
+            if bound is not None:
+                return bound
     elif plan is not None:
         return (plan.bind_partial if partial else plan.bind)(sig, args, kwargs)
     if partial:
@@ -609,60 +644,122 @@ cdef object _bind_with_plan(plan, sig, args, kwargs, bint partial):
     return sig._bind(args, kwargs)
 
 
-cdef object _signature_bind(sig, tuple args, dict kwargs, bint partial):
-    try:
-        plan = sig._posonly_plan
-    except AttributeError:
-        plan = sig._plan()
-    return _bind_with_plan(plan, sig, args, kwargs, partial)
-
-
-def signature_bind(self, /, *args, **kwargs):
-    """Map ``args`` and ``kwargs`` to the parameters, as inspect does.
-
-    Returns an :class:`inspect.BoundArguments`; raises :class:`TypeError`
-    with inspect's message if the arguments cannot be bound.
-    """
-    return _signature_bind(self, args, kwargs, False)
-
-
-def signature_bind_partial(self, /, *args, **kwargs):
-    """Like ``bind``, but required parameters may be left out."""
-    return _signature_bind(self, args, kwargs, True)
-
-
 # The patch's least-recently-used cache: id(signature) -> (signature, plan),
 # most recently used last; misses go to a function of the drop-in's.
 cdef dict _patch_cache = {}
 cdef object _patch_miss = None
+# The cache's most recent entry, (signature, plan), or None: a call on the
+# same signature again needs no lookup and no reordering.
+cdef object _patch_recent = None
 
 
 def set_patch_cache(dict cache, miss):
-    """Share the patch's cache with the drop-in, and its function for misses."""
-    global _patch_cache, _patch_miss
+    """Share the patch's cache with the drop-in, and its function for misses.
+    Called again whenever the drop-in empties the cache."""
+    global _patch_cache, _patch_miss, _patch_recent
     _patch_cache = cache
     _patch_miss = miss
+    _patch_recent = None
 
 
-cdef object _patched(sig, tuple args, dict kwargs, bint partial):
+cdef object _patched_plan(sig):
+    global _patch_recent
+    if _patch_recent is not None and PyTuple_GET_ITEM(<PyObject *>_patch_recent, 0) == <PyObject *>sig:
+        return <object>PyTuple_GET_ITEM(<PyObject *>_patch_recent, 1)
     key = id(sig)
     cdef PyObject *entry = PyDict_GetItem(<PyObject *>_patch_cache, <PyObject *>key)
     if entry != NULL and PyTuple_GET_ITEM(entry, 0) == <PyObject *>sig:
         held = <object>entry
         PyDict_DelItem(<PyObject *>_patch_cache, <PyObject *>key)  # now the most recent
         PyDict_SetItem(<PyObject *>_patch_cache, <PyObject *>key, entry)
-        plan = <object>PyTuple_GET_ITEM(entry, 1)
+        _patch_recent = held
+        return <object>PyTuple_GET_ITEM(entry, 1)
+    plan = _patch_miss(sig)
+    entry = PyDict_GetItem(<PyObject *>_patch_cache, <PyObject *>key)
+    if entry != NULL and PyTuple_GET_ITEM(entry, 0) == <PyObject *>sig:
+        _patch_recent = <object>entry
+    else:  # not cached (maxsize 0)
+        _patch_recent = None
+    return plan
+
+
+@cython.final
+cdef class SignatureMethod:
+    """``bind`` or ``bind_partial`` for a Signature class, in C.
+
+    A method descriptor called through vectorcall: ``sig.bind(1, b=2)`` hands
+    the signature, the argument array and the keyword names straight to the
+    compiled binder, with no tuple, dict or Python frame on the way.  With
+    ``patched``, the plan comes from the patch's cache; otherwise from the
+    signature's ``_posonly_plan`` (or its ``_plan()``).
+    """
+
+    cdef vectorcallfunc _vectorcall
+    cdef bint partial
+    cdef bint patched
+    cdef str _name
+    cdef object _doc
+
+    def __cinit__(self, bint partial, bint patched, str name, doc=None):
+        self._vectorcall = <vectorcallfunc>_signature_method_vectorcall
+        self.partial = partial
+        self.patched = patched
+        self._name = name
+        self._doc = doc
+
+    @property
+    def __name__(self):
+        return self._name
+
+    @property
+    def __qualname__(self):
+        return f"Signature.{self._name}"
+
+    @property
+    def __doc__(self):
+        return self._doc
+
+    @__doc__.setter
+    def __doc__(self, doc):
+        self._doc = doc
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return MethodType(self, instance)
+
+    def __repr__(self):
+        return f"<posonly method Signature.{self._name}>"
+
+
+cdef object _signature_method_vectorcall(SignatureMethod self, PyObject **args, size_t nargsf,
+                                         PyObject *kwnames):
+    cdef Py_ssize_t k, nargs = PyVectorcall_NARGS(nargsf)
+    if nargs < 1:
+        raise TypeError(f"Signature.{self._name}() needs a signature to bind to")
+    sig = <object>args[0]
+    if self.patched:
+        plan = _patched_plan(sig)
     else:
-        plan = _patch_miss(sig)
-    return _bind_with_plan(plan, sig, args, kwargs, partial)
-
-
-def patched_bind(self, /, *args, **kwargs):
-    return _patched(self, args, kwargs, False)
-
-
-def patched_bind_partial(self, /, *args, **kwargs):
-    return _patched(self, args, kwargs, True)
+        try:
+            plan = sig._posonly_plan
+        except AttributeError:
+            plan = sig._plan()
+    if kwnames != NULL and PyTuple_GET_SIZE(kwnames) == 0:
+        kwnames = NULL
+    if type(plan) is InspectPlan:
+        bound = (<InspectPlan>plan).bound_arguments(sig, args + 1, nargs - 1, kwnames, NULL,
+                                                    self.partial)
+        if bound is not None:
+            return bound
+        plan = None  # inspect answers
+    # Everything else takes the arguments as inspect has them.
+    positional = _tuple_from_array(args + 1, nargs - 1)
+    keywords = {}
+    if kwnames != NULL:
+        for k in range(PyTuple_GET_SIZE(kwnames)):
+            PyDict_SetItem(<PyObject *>keywords, PyTuple_GET_ITEM(kwnames, k), args[nargs + k])
+    return _bind_with_plan(plan, sig, positional, keywords, self.partial)
 
 
 cdef object _binder_vectorcall(Binder self, PyObject **args, size_t nargsf, PyObject *kwnames):
@@ -678,3 +775,9 @@ cdef Binder _probe = Binder(Layout())
 posonly_install_vectorcall(<PyTypeObject *>Binder,
                            <Py_ssize_t>(<char *>&_probe._vectorcall - <char *><PyObject *>_probe))
 _probe = None
+cdef SignatureMethod _method_probe = SignatureMethod(False, False, "bind")
+posonly_install_vectorcall(
+    <PyTypeObject *>SignatureMethod,
+    <Py_ssize_t>(<char *>&_method_probe._vectorcall - <char *><PyObject *>_method_probe))
+posonly_declare_method_descriptor(<PyTypeObject *>SignatureMethod)
+_method_probe = None

@@ -318,8 +318,10 @@ class Signature(inspect.Signature):
     if _impl.compiled and not TYPE_CHECKING:
         # The same methods in C: a call goes from the interpreter to the
         # compiled binder and back with a BoundArguments, no Python frame.
-        bind = _impl.module.signature_bind  # noqa: F811
-        bind_partial = _impl.module.signature_bind_partial  # noqa: F811
+        bind = _impl.module.SignatureMethod(False, False, "bind", bind.__doc__)  # noqa: F811
+        bind_partial = _impl.module.SignatureMethod(  # noqa: F811
+            True, False, "bind_partial", bind_partial.__doc__
+        )
 
 
 def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options: Any) -> Signature:
@@ -387,11 +389,17 @@ def _patched_bind_partial(self: inspect.Signature, /, *args: Any, **kwargs: Any)
     return plan.bind_partial(self, args, kwargs)
 
 
+def _clear_cache() -> None:
+    _cache.clear()
+    if _impl.compiled:
+        _impl.module.set_patch_cache(_cache, _cached_plan)
+
+
 if _impl.compiled:
     # The same in C, sharing the cache; a miss comes back to _cached_plan.
     _impl.module.set_patch_cache(_cache, _cached_plan)
-    _patched_bind = _impl.module.patched_bind  # noqa: F811
-    _patched_bind_partial = _impl.module.patched_bind_partial  # noqa: F811
+    _patched_bind = _impl.module.SignatureMethod(False, True, "bind")  # noqa: F811
+    _patched_bind_partial = _impl.module.SignatureMethod(True, True, "bind_partial")  # noqa: F811
 
 
 def patch_inspect(maxsize: int = 4096) -> None:
@@ -408,7 +416,7 @@ def patch_inspect(maxsize: int = 4096) -> None:
     if maxsize < 0:
         raise ValueError(f"maxsize must be at least 0, not {maxsize}")
     with _patch_lock:
-        _cache.clear()
+        _clear_cache()
         _maxsize = maxsize
         if _patched is None:
             _patched = (inspect.Signature.bind, inspect.Signature.bind_partial)
@@ -428,4 +436,4 @@ def unpatch_inspect() -> None:
         if _patched is not None:
             inspect.Signature.bind, inspect.Signature.bind_partial = _patched  # type: ignore[method-assign]
             _patched = None
-        _cache.clear()
+        _clear_cache()
