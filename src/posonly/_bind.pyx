@@ -111,8 +111,12 @@ cdef extern from "Python.h":
     ctypedef PyObject *(*allocfunc)(PyTypeObject *, Py_ssize_t)
     ctypedef struct PyTypeObject_alloc "PyTypeObject":
         allocfunc tp_alloc
+    ctypedef struct PyTypeObject_version "PyTypeObject":
+        unsigned int tp_version_tag
+    PyTypeObject *Py_TYPE(object o)
+    bint PyObject_TypeCheck(object o, PyTypeObject *tp)
 
-__all__ = ["Binder", "InspectPlan", "SignatureMethod", "set_patch_cache"]
+__all__ = ["Binder", "InspectPlan", "SignatureMethod", "set_patch_cache", "set_signature_class"]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
@@ -510,12 +514,25 @@ cdef Py_ssize_t _ARGUMENTS_OFFSET = posonly_slot_offset(_BoundArguments.__dict__
 cdef Py_ssize_t _SIGNATURE_OFFSET = posonly_slot_offset(_BoundArguments.__dict__["_signature"])
 
 
+# The last signature class seen to bind into plain BoundArguments, and its
+# type version tag: any change to the class (or its bases) changes the tag.
+cdef PyTypeObject *_plain_class = NULL
+cdef unsigned int _plain_class_version = 0
+
+
 cdef object _new_bound_arguments(object sig, object arguments):
+    global _plain_class, _plain_class_version
     cdef PyObject *bound
-    cdef PyObject **slot
-    cls = sig._bound_arguments_cls
-    if cls is not _BoundArguments or _ARGUMENTS_OFFSET <= 0 or _SIGNATURE_OFFSET <= 0:
-        return cls(sig, arguments)
+    cdef PyTypeObject *tp = Py_TYPE(sig)
+    if not (tp == _plain_class and (<PyTypeObject_version *>tp).tp_version_tag == _plain_class_version
+            and _plain_class_version != 0):
+        cls = sig._bound_arguments_cls
+        if cls is not _BoundArguments or _ARGUMENTS_OFFSET <= 0 or _SIGNATURE_OFFSET <= 0:
+            return cls(sig, arguments)
+        # The lookup above gave the type a valid version tag.
+        _plain_class = tp
+        _plain_class_version = (<PyTypeObject_version *>tp).tp_version_tag
+    cls = _BoundArguments
     bound = (<PyTypeObject_alloc *>cls).tp_alloc(<PyTypeObject *>cls, 0)
     if bound == NULL:
         raise MemoryError()
@@ -683,6 +700,20 @@ cdef object _patched_plan(sig):
     return plan
 
 
+# posonly's Signature class and the offset of its _posonly_plan slot, read
+# directly: the plan is the first thing every bind() needs.
+cdef type _signature_class = None
+cdef Py_ssize_t _PLAN_OFFSET = -1
+
+
+def set_signature_class(type cls):
+    """Tell the compiled methods which class keeps its plan in ``_posonly_plan``."""
+    global _signature_class, _PLAN_OFFSET
+    offset = posonly_slot_offset(cls.__dict__["_posonly_plan"])
+    if offset > 0:
+        _signature_class, _PLAN_OFFSET = cls, offset
+
+
 @cython.final
 cdef class SignatureMethod:
     """``bind`` or ``bind_partial`` for a Signature class, in C.
@@ -738,8 +769,12 @@ cdef object _signature_method_vectorcall(SignatureMethod self, PyObject **args, 
     if nargs < 1:
         raise TypeError(f"Signature.{self._name}() needs a signature to bind to")
     sig = <object>args[0]
+    cdef PyObject *held_plan
     if self.patched:
         plan = _patched_plan(sig)
+    elif _signature_class is not None and PyObject_TypeCheck(sig, <PyTypeObject *>_signature_class):
+        held_plan = (<PyObject **>(<char *>(<PyObject *>sig) + _PLAN_OFFSET))[0]
+        plan = <object>held_plan if held_plan != NULL else sig._plan()
     else:
         try:
             plan = sig._posonly_plan

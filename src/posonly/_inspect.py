@@ -324,6 +324,10 @@ class Signature(inspect.Signature):
         )
 
 
+if _impl.compiled:
+    _impl.module.set_signature_class(Signature)
+
+
 def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options: Any) -> Signature:
     """The signature of ``obj``, as :func:`inspect.signature` gives it, as a
     :class:`Signature` that binds fast.
