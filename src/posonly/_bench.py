@@ -95,6 +95,7 @@ COLUMNS: List[Tuple[str, str, str]] = [
     ("pure", "fn({call})", "pure-Python binder(f)(...)"),
     ("exec", "fn(*args, **kwargs)", "exec-generated def, f(*args, **kwargs)"),
     ("drop-in", "fn.bind({call})", "posonly.signature(f).bind(...)"),
+    ("patched", "fn.bind({call})", "inspect.signature(f).bind(...) after patch_inspect()"),
     ("inspect", "fn.bind({call})", "inspect.signature(f).bind(...)"),
 ]
 
@@ -121,8 +122,18 @@ def _callables(case: Case) -> Dict[str, Any]:
     out["exec"] = f
     if hasattr(posonly, "signature"):
         out["drop-in"] = posonly.signature(f)
+        out["patched"] = _PatchedSignature.from_callable(f)
     out["inspect"] = inspect.signature(f)
     return out
+
+
+class _PatchedSignature(inspect.Signature):
+    """An inspect.Signature whose bind is the one patch_inspect() installs:
+    the patched path, timed without patching inspect for everyone."""
+
+    __slots__ = ()
+    if hasattr(posonly, "patch_inspect"):
+        from posonly._inspect import _patched_bind as bind
 
 
 def _timer(statement: str) -> Callable[..., int]:
@@ -392,9 +403,10 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
         ratios = [c["ratio"][column] for c in result["cases"] if column in c["ratio"]]
         result["geomean"][column] = round(geomean(ratios), 4)
         result["worst"][column] = round(max(ratios), 4)
-    if "binder" in columns and "inspect" in columns:
-        result["binder_vs_inspect"] = round(
-            geomean([c["ns"]["inspect"] / c["ns"]["binder"] for c in result["cases"]]), 2)
+    for column in ("binder", "drop-in", "patched"):
+        if column in columns and "inspect" in columns:
+            result[f"{column}_vs_inspect"] = round(
+                geomean([c["ns"]["inspect"] / c["ns"][column] for c in result["cases"]]), 2)
     result["pep570"] = [
         {
             "parameters": kind,
@@ -422,7 +434,8 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
 
 _HEADS = {
     "floor": "floor", "binder": "binder", "bind": ".bind", "vectorcall": ".vcall",
-    "pure": "pure", "exec": "exec", "drop-in": "drop-in", "inspect": "inspect",
+    "pure": "pure", "exec": "exec", "drop-in": "drop-in", "patched": "patched",
+    "inspect": "inspect",
 }
 
 
@@ -464,10 +477,13 @@ def format_report(result: Dict[str, Any]) -> str:
     lines.append(row)
     lines.append("")
     lines.append("columns: " + "; ".join(f"{_HEADS[c]} = {t}" for c, t in result["columns"].items()))
-    if "binder_vs_inspect" in result:
-        lines.append(
-            f"binder(f)(...) is {result['binder_vs_inspect']:.0f}x faster than "
-            "inspect.Signature.bind (geomean over the cases)")
+    faster = [("binder", "binder(f)(...)"), ("drop-in", "posonly.signature(f).bind(...)"),
+              ("patched", "inspect's bind after patch_inspect()")]
+    for column, title in faster:
+        if f"{column}_vs_inspect" in result:
+            lines.append(
+                f"{title} is {result[f'{column}_vs_inspect']:.1f}x faster than "
+                "inspect.Signature.bind (geomean over the cases)")
 
     if result.get("pep570"):
         lines.append("")
