@@ -4,8 +4,9 @@
 # build of the extension.  The suite runs over both the compiled binder and
 # the pure-Python twin.  Extra arguments go to pytest.
 #
-#   bash scripts/test.sh                  # every interpreter
+#   bash scripts/test.sh                  # every interpreter, then the sanitizer run
 #   PYTHONS="3.12 3.13" bash scripts/test.sh -k vectorcall
+#   POSONLY_SANITIZE_RUN=0 bash scripts/test.sh    # without the sanitizer run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +62,14 @@ if [ "$ran" -eq 0 ]; then
     echo "no CPython >= 3.9 found" >&2
     exit 1
 fi
+# The whole suite once more, on the newest interpreter, with the extension
+# built under AddressSanitizer and UndefinedBehaviorSanitizer.
+if [ "${POSONLY_SANITIZE_RUN:-1}" != 0 ]; then
+    if ! bash scripts/sanitize.sh "$@"; then
+        failed+=("sanitizer")
+    fi
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
     echo "FAILED on: ${failed[*]}" >&2
     exit 1
