@@ -5,6 +5,20 @@ import sys
 from posonly import Layout
 
 
+class Value:
+    """A distinct argument or default; identity is what the tests compare."""
+
+    def __init__(self, label):
+        self.label = label
+
+    def __repr__(self):
+        return f"<{self.label}>"
+
+
+class Str(str):
+    """A str subclass used as a keyword name."""
+
+
 def make_function(layout: Layout):
     """A real ``def`` with ``layout``'s signature, named as the layout is, that
     returns its locals in frame order."""

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle import assert_same_outcome, make_function, outcome
+from oracle import Str, Value, assert_same_outcome, make_function, outcome
 from posonly import MISSING, Layout
 
 NAMES = ["a", "b", "c", "d", "e", "name", "kw", "args", "value", "self", "x1"]
@@ -24,18 +24,6 @@ CALLS_PER_LAYOUT = 40
 compared_calls = 0
 
 
-class Value:
-    """A distinct argument or default; identity is what the tests compare."""
-
-    def __init__(self, label):
-        self.label = label
-
-    def __repr__(self):
-        return f"<{self.label}>"
-
-
-class Str(str):
-    """A str subclass used as a keyword name."""
 
 
 @st.composite

@@ -25,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import posonly
+from oracle import Str, Value
 from posonly import _inspect
 
 # Captured before any test patches inspect: the oracle.
@@ -39,18 +40,6 @@ CALLS_PER_SIGNATURE = 40
 compared_calls = 0
 
 
-class Value:
-    """A distinct argument or default; identity is what the tests compare."""
-
-    def __init__(self, label):
-        self.label = label
-
-    def __repr__(self):
-        return f"<{self.label}>"
-
-
-class Str(str):
-    """A str subclass used as a keyword name."""
 
 
 @contextlib.contextmanager

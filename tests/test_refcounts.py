@@ -16,7 +16,7 @@ import tracemalloc
 import pytest
 
 import posonly
-from oracle import make_function, outcome
+from oracle import Str, Value, make_function, outcome
 from posonly import Layout
 
 CALLS = 1000
@@ -29,19 +29,6 @@ def _tolerance(calls, unit):
     # is ``calls`` blocks, or at least 16 bytes a call.
     return max(100, calls // 10) if unit == "blocks" else calls * 16
 
-
-class Value:
-    """A distinct, mortal object whose reference count is watched."""
-
-    def __init__(self, label):
-        self.label = label
-
-    def __repr__(self):
-        return f"<{self.label}>"
-
-
-class Str(str):
-    """A keyword name that is a str subclass."""
 
 
 def fresh(name):
