@@ -261,17 +261,22 @@ def _validating_decorators() -> Dict[str, Callable[..., Any]]:
         "verbose": lambda v: isinstance(v, bool),
     }
 
-    def with_inspect(func: Callable[..., Any]) -> Callable[..., Any]:
-        sig = inspect.signature(func)
+    def with_signature(signature_of: Callable[..., Any]) -> Callable[..., Any]:
+        """The decorator written on Signature.bind, the usual way."""
 
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            for name, value in sig.bind(*args, **kwargs).arguments.items():
-                rule = rules.get(name)
-                if rule is not None and not rule(value):
-                    raise ValueError(f"bad {name}: {value!r}")
-            return func(*args, **kwargs)
+        def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+            sig = signature_of(func)
 
-        return wrapper
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                for name, value in sig.bind(*args, **kwargs).arguments.items():
+                    rule = rules.get(name)
+                    if rule is not None and not rule(value):
+                        raise ValueError(f"bad {name}: {value!r}")
+                return func(*args, **kwargs)
+
+            return wrapper
+
+        return decorate
 
     def with_posonly(func: Callable[..., Any]) -> Callable[..., Any]:
         bind = posonly.binder(func)
@@ -291,22 +296,13 @@ def _validating_decorators() -> Dict[str, Callable[..., Any]]:
     def target(user, count=1, *, verbose=False):  # type: ignore[no-untyped-def]
         return count
 
-    out = {"undecorated": target, "inspect": with_inspect(target), "posonly": with_posonly(target)}
+    out = {
+        "undecorated": target,
+        "inspect": with_signature(inspect.signature)(target),
+        "posonly": with_posonly(target),
+    }
     if hasattr(posonly, "signature"):
-
-        def with_dropin(func: Callable[..., Any]) -> Callable[..., Any]:
-            sig = posonly.signature(func)
-
-            def wrapper(*args: Any, **kwargs: Any) -> Any:
-                for name, value in sig.bind(*args, **kwargs).arguments.items():
-                    rule = rules.get(name)
-                    if rule is not None and not rule(value):
-                        raise ValueError(f"bad {name}: {value!r}")
-                return func(*args, **kwargs)
-
-            return wrapper
-
-        out["drop-in"] = with_dropin(target)
+        out["drop-in"] = with_signature(posonly.signature)(target)
     return out
 
 
