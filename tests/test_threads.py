@@ -162,3 +162,48 @@ def test_threads_share_one_bound_method_binder(impl, busy_switching):
     for thread in threads:
         thread.join()
     assert not failures, failures[:5]
+
+
+def test_threads_share_the_patched_inspect_and_its_cache(busy_switching):
+    """Threads binding many signatures through the patched inspect, with a
+    cache smaller than the set of signatures, so entries are evicted while
+    other threads use them; every answer must be inspect's own."""
+    import inspect
+
+    import posonly
+
+    inspect_bind = inspect.Signature.bind
+    P = inspect.Parameter
+    signatures = [
+        inspect.Signature([P(f"p{i}", P.POSITIONAL_ONLY), P("q", P.KEYWORD_ONLY, default=i)])
+        for i in range(40)
+    ]
+    errors = []
+
+    def work(seed):
+        rng = random.Random(seed)
+        try:
+            for _ in range(600):
+                sig = rng.choice(signatures)
+                if rng.random() < 0.5:
+                    got, expected = sig.bind(1, q=2), inspect_bind(sig, 1, q=2)
+                    assert got == expected and list(got.arguments) == list(expected.arguments)
+                else:
+                    assert outcome(lambda: sig.bind(q=2)) == outcome(lambda: inspect_bind(sig, q=2))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    posonly.patch_inspect(maxsize=8)
+    try:
+        threads = [threading.Thread(target=work, args=(seed,)) for seed in range(THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        from posonly import _inspect
+
+        assert len(_inspect._cache) <= 8
+    finally:
+        posonly.unpatch_inspect()
+    assert not errors, errors[:3]
+    assert inspect.Signature.bind is inspect_bind
