@@ -104,6 +104,7 @@ cdef extern from "Python.h":
     Py_ssize_t PyDict_GET_SIZE(PyObject *d)
     void PyObject_GC_Track(PyObject *o)
     void PyObject_GC_UnTrack(PyObject *o)
+    bint PyObject_GC_IsTracked(PyObject *o)
     int PyDict_DelItem(PyObject *d, PyObject *key) except -1
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
     int PyDict_Contains(PyObject *d, PyObject *key) except -1
@@ -264,26 +265,28 @@ cdef class Binder:
         cdef PyObject *key
         cdef PyObject *value
         cdef PyObject *varkw = NULL
+        # The containers first: once the result exists, nothing allocates an
+        # object the collector tracks, so no collection can start meanwhile.
+        if self.varargs_slot >= 0:
+            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
+        if self.varkw_slot >= 0:
+            kwargs = {}
+            varkw = <PyObject *>kwargs
         # The result tuple doubles as the locals array: a NULL slot is a local
-        # not filled yet, and a tuple with NULL slots deallocates safely.  Python
-        # code can run while it is half built (a str subclass's __eq__, the
-        # error messages, a gc callback), so it is hidden from the collector,
-        # where gc.get_objects() and gc.get_referrers() would show it.
+        # not filled yet, and a tuple with NULL slots deallocates safely.  Before
+        # any Python code can run while it has holes (a str subclass's __eq__ or
+        # __hash__, the error messages), _hide takes it from the collector, where
+        # gc.get_objects() or gc.get_referrers() would hand it to Python code.
         cdef object out = PyTuple_New(self.n_locals)
         cdef PyObject *o = <PyObject *>out
-        if self.n_locals:
-            PyObject_GC_UnTrack(o)
 
         for i in range(n):
             Py_INCREF(args[i])
             PyTuple_SET_ITEM(o, i, args[i])
         if self.varargs_slot >= 0:
-            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
             Py_INCREF(<PyObject *>extra)
             PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
         if self.varkw_slot >= 0:
-            kwargs = {}
-            varkw = <PyObject *>kwargs
             Py_INCREF(varkw)
             PyTuple_SET_ITEM(o, self.varkw_slot, varkw)
 
@@ -297,6 +300,7 @@ cdef class Binder:
                 self._store_keyword(o, varkw, key, value, kwdict)
 
         if nargs > argcount and self.varargs_slot < 0:
+            self._hide(o)
             raise self._too_many_positional(o, nargs)
 
         if nargs < argcount:
@@ -310,6 +314,7 @@ cdef class Binder:
                     else:
                         missing += 1
             if missing:
+                self._hide(o)
                 raise self._missing_arguments(o, "positional", 0, first_default)
             for i in range(nargs if nargs > first_default else first_default, argcount):
                 if PyTuple_GET_ITEM(o, i) == NULL:
@@ -330,10 +335,17 @@ cdef class Binder:
                     Py_INCREF(value)
                     PyTuple_SET_ITEM(o, i, value)
             if missing:
+                self._hide(o)
                 raise self._missing_arguments(o, "keyword-only", argcount, self.total_args)
-        if self.n_locals:
+        if self.n_locals and not PyObject_GC_IsTracked(o):
             PyObject_GC_Track(o)
         return out
+
+    cdef inline void _hide(self, PyObject *out):
+        """Take a half-built result from the collector (the empty tuple is
+        shared and never tracked)."""
+        if self.n_locals:
+            PyObject_GC_UnTrack(out)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -342,21 +354,26 @@ cdef class Binder:
         cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
         if not PyUnicode_Check(keyword):
+            self._hide(out)
             raise _errors.keywords_must_be_strings(self._name)
         # Positional-only names are never matched by keyword (PEP 570).
         for j in range(self.n_posonly, self.total_args):
             if names[j] == keyword:
                 break
         else:
+            if not PyUnicode_CheckExact(keyword):
+                self._hide(out)  # its __eq__ and __hash__ are Python code
             j = self._match_keyword_by_value(keyword)
             if j < 0:
                 if varkw == NULL:
+                    self._hide(out)
                     raise _errors.unexpected_keyword(
                         self._name, self._posonly, <object>all_keywords,
                         self._keyword_candidates, <object>keyword)
                 PyDict_SetItem(varkw, keyword, value)
                 return 0
         if PyTuple_GET_ITEM(out, j) != NULL:
+            self._hide(out)
             raise _errors.multiple_values(self._name, <object>keyword)
         Py_INCREF(value)
         PyTuple_SET_ITEM(out, j, value)
