@@ -162,22 +162,10 @@ class Layout:
             names += (self.varkw,)
         set_(self, "names", names)
         self._validate()
-        set_(
-            self,
-            "_hash",
-            hash(
-                (
-                    self.name,
-                    self.posonly,
-                    self.positional,
-                    self.varargs,
-                    self.kwonly,
-                    self.varkw,
-                    len(self.defaults),
-                    tuple(k for k, _ in self._kwdefaults),
-                )
-            ),
-        )
+        # Defaults may be unhashable: the hash covers the names and how many
+        # defaults there are, which equal layouts share.
+        kwdefault_names = tuple(k for k, _ in self._kwdefaults)
+        set_(self, "_hash", hash(self._fields()[:6] + (len(self.defaults), kwdefault_names)))
 
     def _validate(self) -> None:
         seen = set()
