@@ -6,9 +6,13 @@
 errors.  ``patch_inspect()`` gives every :class:`inspect.Signature` in the
 process the same fast binding; ``unpatch_inspect()`` undoes it.
 
-How a call is bound.  The signature is analysed once into a :class:`_Plan`:
-its :class:`Layout` and a binder of it.  A call with positional arguments only
-is checked by counting them; a call with keywords is checked by the binder.
+How a call is bound.  The signature's shape (names, kinds, which parameters
+have defaults) is analysed once into a plan: a binder of that shape with every
+default replaced by ``MISSING``, so that what a call did not give shows.  With
+the compiled binder the plan is an ``InspectPlan`` and ``bind``/``bind_partial``
+are compiled method descriptors called through vectorcall; with the pure one,
+a :class:`_Plan` of two generated functions.  A call with positional arguments
+only is checked by counting them; a call with keywords is checked by the binder.
 When the check passes, the ``BoundArguments`` is built directly: the
 positionals paired with the positional names, ``*args`` when extra
 positionals were given, the parameters given by keyword in signature order,
