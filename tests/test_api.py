@@ -194,3 +194,19 @@ def test_binders_are_immutable_and_shareable(impl):
         bind.layout = None
     assert bind.layout == Layout.parse("a")
     assert repr(bind) == "<posonly.Binder f(a)>"
+
+
+def test_a_non_str_key_is_refused_before_any_binding_error(impl):
+    """The interpreter refuses a non-str ``**`` key before binding anything,
+    so it wins over an unexpected keyword, a duplicate or a positional-only
+    keyword that comes earlier in the dict."""
+
+    def f(a, /, b=1):
+        pass
+
+    bind = impl.binder(f)
+    for args, kwargs in [((), {"zz": 1, 2: 3}), ((1,), {"b": 1, "b2": 2, 3: 4}),
+                         ((1, 2), {"b": 1, None: 2}), ((), {"a": 1, 5: 1})]:
+        expected = outcome(lambda: f(*args, **kwargs))
+        assert expected == ("error", TypeError, "keywords must be strings")
+        assert outcome(lambda: bind.bind(args, kwargs)) == expected

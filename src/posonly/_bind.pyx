@@ -109,6 +109,7 @@ cdef extern from "Python.h":
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
     int PyDict_Contains(PyObject *d, PyObject *key) except -1
     bint PyTuple_CheckExact(PyObject *o)
+    bint PyDict_CheckExact(PyObject *o)
     ctypedef PyObject *(*allocfunc)(PyTypeObject *, Py_ssize_t)
     ctypedef struct PyTypeObject_alloc "PyTypeObject":
         allocfunc tp_alloc
@@ -142,6 +143,19 @@ cdef Py_ssize_t *_slot_array(slots) except NULL:
     for i in range(n):
         array[i] = slots[i]
     return array
+
+
+cdef int _refuse_non_str_keys(PyObject *keywords) except -1:
+    """Keywords given as a dict: the interpreter refuses a key that is not a
+    str before it binds anything, so that error comes before any other."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    if PyDict_CheckExact(keywords):
+        while PyDict_Next(keywords, &pos, &key, &value):
+            if not PyUnicode_Check(key):
+                raise _errors.dict_keywords_must_be_strings()
+    return 0
 
 
 @cython.final
@@ -355,6 +369,7 @@ cdef class Binder:
         cdef Py_ssize_t j
         if not PyUnicode_Check(keyword):
             self._hide(out)
+            _refuse_non_str_keys(all_keywords)
             raise _errors.keywords_must_be_strings(self._name)
         # Positional-only names are never matched by keyword (PEP 570).
         for j in range(self.n_posonly, self.total_args):
@@ -367,6 +382,7 @@ cdef class Binder:
             if j < 0:
                 if varkw == NULL:
                     self._hide(out)
+                    _refuse_non_str_keys(all_keywords)
                     raise _errors.unexpected_keyword(
                         self._name, self._posonly, <object>all_keywords,
                         self._keyword_candidates, <object>keyword)
@@ -374,6 +390,7 @@ cdef class Binder:
                 return 0
         if PyTuple_GET_ITEM(out, j) != NULL:
             self._hide(out)
+            _refuse_non_str_keys(all_keywords)
             raise _errors.multiple_values(self._name, <object>keyword)
         Py_INCREF(value)
         PyTuple_SET_ITEM(out, j, value)
@@ -450,17 +467,15 @@ cdef class Binder:
                                NULL, NULL, False, False)
         if type(kwargs) is dict:
             # One walk over the dict when every key is an exact str, the usual
-            # case.  An odd key (None on return) or any binding error sends
-            # the call down the checked path below, which reports it in the
-            # interpreter's order; the first walk ran no Python code.
-            try:
-                values = self._entry(tuple_items(<PyObject *>args, 0),
-                                     PyTuple_GET_SIZE(<PyObject *>args),
-                                     NULL, <PyObject *>kwargs, False, True)
-                if values is not None:
-                    return values
-            except TypeError:
-                pass
+            # case; a key that is not (None on return) sends the call down the
+            # checked path below.  A binding error met on the way first makes
+            # sure no key is a non-str (_refuse_non_str_keys), which the
+            # interpreter would have refused before binding anything.
+            values = self._entry(tuple_items(<PyObject *>args, 0),
+                                 PyTuple_GET_SIZE(<PyObject *>args),
+                                 NULL, <PyObject *>kwargs, False, True)
+            if values is not None:
+                return values
         if kwargs is not None:
             if type(kwargs) is not dict:
                 kwargs = self._plan.star_kwargs(kwargs)
