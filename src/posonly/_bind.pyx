@@ -232,17 +232,20 @@ cdef class Binder:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef inline object _bind_positional(self, PyObject **args, Py_ssize_t nargs):
-        """The locals of a call with positionals only, every parameter not
-        given having a default: copy, then fill from ``_fill``; no name is
-        looked at and nothing can fail but the allocations."""
+    cdef inline object _new_locals(self, PyObject **args, Py_ssize_t nargs):
+        """The result tuple with the positionals copied in and the ``*args``
+        and ``**kwargs`` containers in their slots; every other slot NULL.
+
+        The result tuple doubles as the locals array: a NULL slot is a local not
+        filled yet, and a tuple with NULL slots deallocates safely.  The
+        containers are made first: once the result exists nothing allocates an
+        object the collector tracks, so no collection can meet it half built.
+        Before any Python code can run while it has holes (a str subclass's
+        __eq__ or __hash__, the error messages), _hide takes it from the
+        collector, where gc.get_objects() or gc.get_referrers() would hand it to
+        Python code."""
         cdef Py_ssize_t argcount = self.argcount
-        cdef Py_ssize_t n = nargs if nargs < argcount else argcount
-        cdef Py_ssize_t i
-        cdef PyObject *value
-        cdef PyObject **fill = tuple_items(<PyObject *>self._fill, 0)
-        # The containers come first: once the result exists nothing allocates,
-        # so no collection can meet it half built.
+        cdef Py_ssize_t i, n = nargs if nargs < argcount else argcount
         if self.varargs_slot >= 0:
             extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
         if self.varkw_slot >= 0:
@@ -252,15 +255,26 @@ cdef class Binder:
         for i in range(n):
             Py_INCREF(args[i])
             PyTuple_SET_ITEM(o, i, args[i])
-        for i in range(n, self.total_args):
-            Py_INCREF(fill[i])
-            PyTuple_SET_ITEM(o, i, fill[i])
         if self.varargs_slot >= 0:
             Py_INCREF(<PyObject *>extra)
             PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
         if self.varkw_slot >= 0:
             Py_INCREF(<PyObject *>kwargs)
             PyTuple_SET_ITEM(o, self.varkw_slot, <PyObject *>kwargs)
+        return out
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef inline object _bind_positional(self, PyObject **args, Py_ssize_t nargs):
+        """The locals of a call with positionals only, every parameter not
+        given having a default: copy, then fill from ``_fill``; no name is
+        looked at and nothing can fail but the allocations."""
+        cdef Py_ssize_t i
+        cdef PyObject **fill = tuple_items(<PyObject *>self._fill, 0)
+        out = self._new_locals(args, nargs)
+        for i in range(nargs if nargs < self.argcount else self.argcount, self.total_args):
+            Py_INCREF(fill[i])
+            PyTuple_SET_ITEM(<PyObject *>out, i, fill[i])
         return out
 
     @cython.boundscheck(False)
@@ -273,36 +287,13 @@ cdef class Binder:
         ``exact_keys``, a ``kwdict`` key that is not an exact str returns None
         (the caller must check the keys first)."""
         cdef Py_ssize_t argcount = self.argcount
-        cdef Py_ssize_t n = nargs if nargs < argcount else argcount
         cdef Py_ssize_t i, k, first_default, missing
         cdef Py_ssize_t pos = 0
         cdef PyObject *key
         cdef PyObject *value
-        cdef PyObject *varkw = NULL
-        # The containers first: once the result exists, nothing allocates an
-        # object the collector tracks, so no collection can start meanwhile.
-        if self.varargs_slot >= 0:
-            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
-        if self.varkw_slot >= 0:
-            kwargs = {}
-            varkw = <PyObject *>kwargs
-        # The result tuple doubles as the locals array: a NULL slot is a local
-        # not filled yet, and a tuple with NULL slots deallocates safely.  Before
-        # any Python code can run while it has holes (a str subclass's __eq__ or
-        # __hash__, the error messages), _hide takes it from the collector, where
-        # gc.get_objects() or gc.get_referrers() would hand it to Python code.
-        cdef object out = PyTuple_New(self.n_locals)
+        cdef object out = self._new_locals(args, nargs)
         cdef PyObject *o = <PyObject *>out
-
-        for i in range(n):
-            Py_INCREF(args[i])
-            PyTuple_SET_ITEM(o, i, args[i])
-        if self.varargs_slot >= 0:
-            Py_INCREF(<PyObject *>extra)
-            PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
-        if self.varkw_slot >= 0:
-            Py_INCREF(varkw)
-            PyTuple_SET_ITEM(o, self.varkw_slot, varkw)
+        cdef PyObject *varkw = PyTuple_GET_ITEM(o, self.varkw_slot) if self.varkw_slot >= 0 else NULL
 
         if kwnames != NULL:
             for k in range(PyTuple_GET_SIZE(kwnames)):
