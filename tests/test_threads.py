@@ -59,6 +59,15 @@ def same(got, expected):
     return got == expected
 
 
+def run_in_threads(worker):
+    """``worker(seed)`` in THREADS threads at once, seeds 0 to THREADS - 1."""
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 @pytest.fixture
 def busy_switching():
     old = sys.getswitchinterval()
@@ -97,11 +106,7 @@ def test_threads_share_one_binder(impl, layout, busy_switching):
                 if not same(outcome(lambda: bind.apply(func, got[1])), expected[i]):
                     failures.append((i, "apply", got))
 
-    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(worker)
     assert not failures, failures[:5]
 
 
@@ -130,11 +135,7 @@ def test_threads_share_one_layout_and_make_binders(impl, busy_switching):
             if got[0] != "ok" or got[1][0] is not args[0]:
                 failures.append(("partial", got))
 
-    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(worker)
     assert not failures, failures[:5]
 
 
@@ -156,11 +157,7 @@ def test_threads_share_one_bound_method_binder(impl, busy_switching):
             ):
                 failures.append((args, got, expected))
 
-    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(worker)
     assert not failures, failures[:5]
 
 
@@ -195,11 +192,7 @@ def test_threads_share_the_patched_inspect_and_its_cache(busy_switching):
 
     posonly.patch_inspect(maxsize=8)
     try:
-        threads = [threading.Thread(target=work, args=(seed,)) for seed in range(THREADS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_in_threads(work)
         from posonly import _inspect
 
         assert len(_inspect._cache) <= 8
