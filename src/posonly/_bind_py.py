@@ -2,7 +2,11 @@
 
 Calls and ``bind()`` go through a function generated with the layout's own
 signature, so the interpreter binds them itself, as fast as Python can and
-with its exact semantics.  ``vectorcall()`` (whose keyword names may repeat or
+with its exact semantics.  A ``Binder`` is a :class:`functools.partial` of
+that function with no arguments of its own (or with a bound method's
+``self``): calling it hands the call on to the function, and where the
+interpreter lets a subclass keep ``partial``'s vectorcall (3.12 and later),
+no argument tuple or keyword dict is built on the way.  ``vectorcall()`` (whose keyword names may repeat or
 not be strings, which no Python-level call can express) and ``partial()``
 (which must not raise for missing arguments) follow ``initialize_locals`` of
 CPython's ``Python/ceval.c`` step by step, as the compiled binder does.
@@ -10,8 +14,9 @@ CPython's ``Python/ceval.c`` step by step, as the compiled binder does.
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
 from ._common import NO_DEFAULT, Plan
@@ -23,8 +28,10 @@ _EMPTY: Any = object()  # a local not filled yet
 _UNBOUND: Any = object()  # a binder of a function, not of a bound method
 
 
-def _generate_function(layout: Layout) -> Callable[..., tuple]:
-    """A function with ``layout``'s signature that returns its locals."""
+def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
+    """A function with ``layout``'s signature that returns its locals; for a
+    ``bound`` method's binder, the locals without ``self`` (the first
+    positional, or the first item of ``*args``)."""
     params = list(layout.posonly)
     if params:
         params.append("/")
@@ -36,9 +43,13 @@ def _generate_function(layout: Layout) -> Callable[..., tuple]:
     params += layout.kwonly
     if layout.varkw is not None:
         params.append("**" + layout.varkw)
-    values = "".join(name + ", " for name in layout.names)
+    values = [name + ", " for name in layout.names]
+    if bound and layout.argcount:
+        del values[0]
+    elif bound and layout.varargs is not None:
+        values[layout.argcount + len(layout.kwonly)] = f"{layout.varargs}[1:], "
     namespace: Dict[str, Any] = {}
-    exec(f"def f({', '.join(params)}):\n    return ({values})\n", {}, namespace)
+    exec(f"def f({', '.join(params)}):\n    return ({''.join(values)})\n", {}, namespace)
     function = namespace["f"]
     # Defaults are set as attributes: no name of ours can clash with a parameter.
     function.__defaults__ = layout.defaults or None
@@ -130,7 +141,17 @@ def initialize_locals(
     return tuple(out)
 
 
-class Binder:
+def _not_a_binder_attribute(self: Any) -> Any:
+    raise AttributeError("not an attribute of a Binder")
+
+
+if TYPE_CHECKING:
+    _Partial = functools.partial[Tuple[Any, ...]]
+else:
+    _Partial = functools.partial
+
+
+class Binder(_Partial):
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
     Calling the binder binds its arguments and returns the locals tuple: the
@@ -146,12 +167,12 @@ class Binder:
 
     def __new__(cls, layout: Layout, bound_self: Any = _UNBOUND) -> "Binder":
         plan = Plan(layout, bound_self is not _UNBOUND)
-        function = _generate_function(layout)
-        if cls is Binder and bound_self is _UNBOUND:
-            # The generated function becomes this binder's __call__, so a
-            # call costs one slot lookup more than calling the function.
-            cls = type("Binder", (Binder,), {"__slots__": (), "__call__": staticmethod(function)})
-        self = object.__new__(cls)
+        function = _generate_function(layout, plan.bound)
+        # A call is partial's: the function, after a bound method's self.
+        if plan.bound:
+            self = super().__new__(cls, function, bound_self)
+        else:
+            self = super().__new__(cls, function)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_function", function)
@@ -161,11 +182,16 @@ class Binder:
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
 
-    def __call__(self, /, *args: Any, **kwargs: Any) -> tuple:
-        """Bind ``f(*args, **kwargs)``; return the locals tuple."""
-        if self._self is _UNBOUND:
-            return self._function(*args, **kwargs)
-        return self._plan.drop_self(self._function(self._self, *args, **kwargs))
+    def __setstate__(self, state: Any) -> None:
+        raise TypeError("Binder is immutable")
+
+    def __get__(self, instance: Any, owner: Any = None) -> "Binder":
+        # A binder stored on a class is an attribute, not a method.
+        return self
+
+    # partial's attributes are not a binder's: its keywords dict would even
+    # let a caller change every later call.
+    func = args = keywords = property(_not_a_binder_attribute)  # type: ignore[assignment]
 
     def bind(self, args: Any = (), kwargs: Any = None) -> tuple:
         """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""
@@ -174,8 +200,7 @@ class Binder:
         kwargs = plan.star_kwargs(kwargs)
         if self._self is not _UNBOUND:
             args = (self._self,) + args
-        values = self._function(*args, **kwargs) if kwargs else self._function(*args)
-        return values if self._self is _UNBOUND else plan.drop_self(values)
+        return self._function(*args, **kwargs) if kwargs else self._function(*args)
 
     def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
         """Bind a vectorcall: ``stack`` holds the positional values, then one
