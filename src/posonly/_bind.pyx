@@ -294,15 +294,16 @@ cdef class Binder:
         cdef object out = self._new_locals(args, nargs)
         cdef PyObject *o = <PyObject *>out
         cdef PyObject *varkw = PyTuple_GET_ITEM(o, self.varkw_slot) if self.varkw_slot >= 0 else NULL
+        cdef int hidden = 0  # _store_keyword took `out` from the collector
 
         if kwnames != NULL:
             for k in range(PyTuple_GET_SIZE(kwnames)):
-                self._store_keyword(o, varkw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k], kwnames)
+                hidden |= self._store_keyword(o, varkw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k], kwnames)
         elif kwdict != NULL:
             while PyDict_Next(kwdict, &pos, &key, &value):
                 if exact_keys and not PyUnicode_CheckExact(key):
                     return None
-                self._store_keyword(o, varkw, key, value, kwdict)
+                hidden |= self._store_keyword(o, varkw, key, value, kwdict)
 
         if nargs > argcount and self.varargs_slot < 0:
             self._hide(o)
@@ -342,50 +343,70 @@ cdef class Binder:
             if missing:
                 self._hide(o)
                 raise self._missing_arguments(o, "keyword-only", argcount, self.total_args)
-        if self.n_locals and not PyObject_GC_IsTracked(o):
+        if hidden:
             PyObject_GC_Track(o)
         return out
 
-    cdef inline void _hide(self, PyObject *out):
+    cdef inline bint _hide(self, PyObject *out) noexcept:
         """Take a half-built result from the collector (the empty tuple is
-        shared and never tracked)."""
+        shared and never tracked); whether it was taken."""
         if self.n_locals:
             PyObject_GC_UnTrack(out)
+        return self.n_locals != 0
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
     cdef inline int _store_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
                                    PyObject *value, PyObject *all_keywords) except -1:
+        """Store one keyword argument; 1 if ``out`` was taken from the
+        collector on the way, else 0.
+
+        The hot case, a keyword identical to a parameter name, is here; every
+        other case is _store_other_keyword's (an identical name is a str, so
+        the interpreter's "keywords must be strings" check comes first there)."""
         cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
+        # Positional-only names are never matched by keyword (PEP 570).
+        for j in range(self.n_posonly, self.total_args):
+            if names[j] == keyword:
+                if PyTuple_GET_ITEM(out, j) != NULL:
+                    self._multiple_values(out, keyword, all_keywords)
+                Py_INCREF(value)
+                PyTuple_SET_ITEM(out, j, value)
+                return 0
+        return self._store_other_keyword(out, varkw, keyword, value, all_keywords)
+
+    cdef int _store_other_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
+                                  PyObject *value, PyObject *all_keywords) except -1:
+        # A keyword not identical to any name: the interpreter's slow pass.
+        cdef Py_ssize_t j
+        cdef int hidden = 0
         if not PyUnicode_Check(keyword):
             self._hide(out)
             _refuse_non_str_keys(all_keywords)
             raise _errors.keywords_must_be_strings(self._name)
-        # Positional-only names are never matched by keyword (PEP 570).
-        for j in range(self.n_posonly, self.total_args):
-            if names[j] == keyword:
-                break
-        else:
-            if not PyUnicode_CheckExact(keyword):
-                self._hide(out)  # its __eq__ and __hash__ are Python code
-            j = self._match_keyword_by_value(keyword)
-            if j < 0:
-                if varkw == NULL:
-                    self._hide(out)
-                    _refuse_non_str_keys(all_keywords)
-                    raise _errors.unexpected_keyword(
-                        self._name, self._posonly, <object>all_keywords,
-                        self._keyword_candidates, <object>keyword)
-                PyDict_SetItem(varkw, keyword, value)
-                return 0
+        if not PyUnicode_CheckExact(keyword):
+            hidden = self._hide(out)  # its __eq__ and __hash__ are Python code
+        j = self._match_keyword_by_value(keyword)
+        if j < 0:
+            if varkw == NULL:
+                self._hide(out)
+                _refuse_non_str_keys(all_keywords)
+                raise _errors.unexpected_keyword(
+                    self._name, self._posonly, <object>all_keywords,
+                    self._keyword_candidates, <object>keyword)
+            PyDict_SetItem(varkw, keyword, value)
+            return hidden
         if PyTuple_GET_ITEM(out, j) != NULL:
-            self._hide(out)
-            _refuse_non_str_keys(all_keywords)
-            raise _errors.multiple_values(self._name, <object>keyword)
+            self._multiple_values(out, keyword, all_keywords)
         Py_INCREF(value)
         PyTuple_SET_ITEM(out, j, value)
-        return 0
+        return hidden
+
+    cdef int _multiple_values(self, PyObject *out, PyObject *keyword, PyObject *all_keywords) except -1:
+        self._hide(out)
+        _refuse_non_str_keys(all_keywords)
+        raise _errors.multiple_values(self._name, <object>keyword)
 
     cdef Py_ssize_t _match_keyword_by_value(self, PyObject *keyword) except -2:
         # The interpreter's slow pass: keyword == name, keyword on the left.
