@@ -49,6 +49,52 @@ cdef extern from *:
         PyType_Modified(tp);
     }
 
+    /* A new tuple holding new references to items[0:n]. */
+    static PyObject *posonly_tuple_from_array(PyObject *const *items, Py_ssize_t n) {
+        PyObject *result = PyTuple_New(n);
+        if (result == NULL) return NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_INCREF(items[i]);
+            PyTuple_SET_ITEM(result, i, items[i]);
+        }
+        return result;
+    }
+
+    /* A binder's result before keywords and defaults fill it: `size` slots,
+       the first positionals of `args` (up to `argcount`) copied in, the
+       *args tuple and a new **kwargs dict in their slots where those are >= 0,
+       every other slot NULL.  The containers are made first: once the result
+       exists nothing allocates an object the collector tracks.  Written in C
+       because it runs on every call and must inline without reference-count
+       traffic. */
+    static inline PyObject *posonly_new_locals(
+            Py_ssize_t size, PyObject *const *args, Py_ssize_t nargs,
+            Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot) {
+        PyObject *extra = NULL, *kwargs = NULL, *out;
+        Py_ssize_t n = nargs < argcount ? nargs : argcount;
+        if (varargs_slot >= 0) {
+            extra = posonly_tuple_from_array(args + n, nargs - n);
+            if (extra == NULL) return NULL;
+        }
+        if (varkw_slot >= 0) {
+            kwargs = PyDict_New();
+            if (kwargs == NULL) goto error;
+        }
+        out = PyTuple_New(size);
+        if (out == NULL) goto error;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(out, i, args[i]);
+        }
+        if (extra != NULL) PyTuple_SET_ITEM(out, varargs_slot, extra);
+        if (kwargs != NULL) PyTuple_SET_ITEM(out, varkw_slot, kwargs);
+        return out;
+      error:
+        Py_XDECREF(extra);
+        Py_XDECREF(kwargs);
+        return NULL;
+    }
+
     /* The offset of a writable object slot (a __slots__ member), or -1. */
     #if PY_VERSION_HEX < 0x030C0000
     #include "structmember.h"
@@ -82,6 +128,9 @@ cdef extern from *:
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_str_eq(PyObject *a, PyObject *b) except -1
+    object _tuple_from_array "posonly_tuple_from_array"(PyObject **items, Py_ssize_t n)
+    object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
+                              Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
 
 # The C-API with PyObject* where this module manages reference counts itself:
 # each store into a new tuple is "incref this pointer, store this pointer".
@@ -123,15 +172,6 @@ __all__ = ["Binder", "InspectPlan", "SignatureMethod", "set_patch_cache", "set_s
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
 cdef PyObject *_MISSING = <PyObject *>MISSING
-
-
-cdef inline object _tuple_from_array(PyObject **items, Py_ssize_t n):
-    cdef object result = PyTuple_New(n)
-    cdef Py_ssize_t i
-    for i in range(n):
-        Py_INCREF(items[i])
-        PyTuple_SET_ITEM(<PyObject *>result, i, items[i])
-    return result
 
 
 cdef Py_ssize_t *_slot_array(slots) except NULL:
@@ -230,38 +270,17 @@ cdef class Binder:
 
     # -- the core --------------------------------------------------------------
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     cdef inline object _new_locals(self, PyObject **args, Py_ssize_t nargs):
         """The result tuple with the positionals copied in and the ``*args``
         and ``**kwargs`` containers in their slots; every other slot NULL.
 
         The result tuple doubles as the locals array: a NULL slot is a local not
-        filled yet, and a tuple with NULL slots deallocates safely.  The
-        containers are made first: once the result exists nothing allocates an
-        object the collector tracks, so no collection can meet it half built.
-        Before any Python code can run while it has holes (a str subclass's
-        __eq__ or __hash__, the error messages), _hide takes it from the
-        collector, where gc.get_objects() or gc.get_referrers() would hand it to
-        Python code."""
-        cdef Py_ssize_t argcount = self.argcount
-        cdef Py_ssize_t i, n = nargs if nargs < argcount else argcount
-        if self.varargs_slot >= 0:
-            extra = _tuple_from_array(args + argcount, nargs - argcount) if nargs > argcount else ()
-        if self.varkw_slot >= 0:
-            kwargs = {}
-        cdef object out = PyTuple_New(self.n_locals)
-        cdef PyObject *o = <PyObject *>out
-        for i in range(n):
-            Py_INCREF(args[i])
-            PyTuple_SET_ITEM(o, i, args[i])
-        if self.varargs_slot >= 0:
-            Py_INCREF(<PyObject *>extra)
-            PyTuple_SET_ITEM(o, self.varargs_slot, <PyObject *>extra)
-        if self.varkw_slot >= 0:
-            Py_INCREF(<PyObject *>kwargs)
-            PyTuple_SET_ITEM(o, self.varkw_slot, <PyObject *>kwargs)
-        return out
+        filled yet, and a tuple with NULL slots deallocates safely.  Before any
+        Python code can run while it has holes (a str subclass's __eq__ or
+        __hash__, the error messages), _hide takes it from the collector, where
+        gc.get_objects() or gc.get_referrers() would hand it to Python code."""
+        return posonly_new_locals(self.n_locals, args, nargs, self.argcount,
+                                  self.varargs_slot, self.varkw_slot)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
