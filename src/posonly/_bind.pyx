@@ -397,16 +397,25 @@ cdef class Binder:
 
     cdef int _store_other_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
                                   PyObject *value, PyObject *all_keywords) except -1:
-        # A keyword not identical to any name: the interpreter's slow pass.
+        # A keyword not identical to any name: the interpreter's slow pass,
+        # keyword == name with the keyword on the left.
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
         cdef int hidden = 0
-        if not PyUnicode_Check(keyword):
+        if PyUnicode_CheckExact(keyword):
+            # An exact str's __eq__ runs no Python code: compare in C.
+            for j in range(self.n_posonly, self.total_args):
+                if posonly_str_eq(keyword, names[j]):
+                    break
+            else:
+                j = -1
+        elif PyUnicode_Check(keyword):
+            hidden = self._hide(out)  # its __eq__ and __hash__ are Python code
+            j = self._match_str_subclass(keyword)
+        else:
             self._hide(out)
             _refuse_non_str_keys(all_keywords)
             raise _errors.keywords_must_be_strings(self._name)
-        if not PyUnicode_CheckExact(keyword):
-            hidden = self._hide(out)  # its __eq__ and __hash__ are Python code
-        j = self._match_keyword_by_value(keyword)
         if j < 0:
             if varkw == NULL:
                 self._hide(out)
@@ -427,17 +436,12 @@ cdef class Binder:
         _refuse_non_str_keys(all_keywords)
         raise _errors.multiple_values(self._name, <object>keyword)
 
-    cdef Py_ssize_t _match_keyword_by_value(self, PyObject *keyword) except -2:
-        # The interpreter's slow pass: keyword == name, keyword on the left.
-        # An exact str cannot run Python code in __eq__, so compare in C.
+    cdef Py_ssize_t _match_str_subclass(self, PyObject *keyword) except -2:
+        # A str subclass's __eq__ may be Python code, so it is called.
         cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
-        cdef bint exact = PyUnicode_CheckExact(keyword)
         for j in range(self.n_posonly, self.total_args):
-            if exact:
-                if posonly_str_eq(keyword, names[j]):
-                    return j
-            elif PyObject_RichCompareBool(keyword, names[j], Py_EQ):
+            if PyObject_RichCompareBool(keyword, names[j], Py_EQ):
                 return j
         return -1
 
