@@ -95,6 +95,24 @@ cdef extern from *:
         return NULL;
     }
 
+    /* The locals of a call with positionals only, every parameter not given
+       having a default: the result of posonly_new_locals with the slots from
+       the last positional given to `total_args` filled from `fill` (each
+       parameter's default).  No name is looked at; only the allocations can
+       fail. */
+    static inline PyObject *posonly_bind_positional(
+            Py_ssize_t size, PyObject *const *args, Py_ssize_t nargs,
+            Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot,
+            PyObject *const *fill, Py_ssize_t total_args) {
+        PyObject *out = posonly_new_locals(size, args, nargs, argcount, varargs_slot, varkw_slot);
+        if (out == NULL) return NULL;
+        for (Py_ssize_t i = nargs < argcount ? nargs : argcount; i < total_args; i++) {
+            Py_INCREF(fill[i]);
+            PyTuple_SET_ITEM(out, i, fill[i]);
+        }
+        return out;
+    }
+
     /* The offset of a writable object slot (a __slots__ member), or -1. */
     #if PY_VERSION_HEX < 0x030C0000
     #include "structmember.h"
@@ -129,6 +147,9 @@ cdef extern from *:
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_str_eq(PyObject *a, PyObject *b) except -1
     object _tuple_from_array "posonly_tuple_from_array"(PyObject **items, Py_ssize_t n)
+    object posonly_bind_positional(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
+                                   Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot,
+                                   PyObject **fill, Py_ssize_t total_args)
     object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
                               Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
 
@@ -282,19 +303,13 @@ cdef class Binder:
         return posonly_new_locals(self.n_locals, args, nargs, self.argcount,
                                   self.varargs_slot, self.varkw_slot)
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     cdef inline object _bind_positional(self, PyObject **args, Py_ssize_t nargs):
         """The locals of a call with positionals only, every parameter not
         given having a default: copy, then fill from ``_fill``; no name is
         looked at and nothing can fail but the allocations."""
-        cdef Py_ssize_t i
-        cdef PyObject **fill = tuple_items(<PyObject *>self._fill, 0)
-        out = self._new_locals(args, nargs)
-        for i in range(nargs if nargs < self.argcount else self.argcount, self.total_args):
-            Py_INCREF(fill[i])
-            PyTuple_SET_ITEM(<PyObject *>out, i, fill[i])
-        return out
+        return posonly_bind_positional(self.n_locals, args, nargs, self.argcount,
+                                       self.varargs_slot, self.varkw_slot,
+                                       tuple_items(<PyObject *>self._fill, 0), self.total_args)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
