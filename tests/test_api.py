@@ -197,6 +197,21 @@ def test_binders_are_immutable_and_shareable(impl):
         bind.layout = None
     assert bind.layout == Layout.parse("a")
     assert repr(bind) == "<posonly.Binder f(a)>"
+    # Nothing reaches the state a call uses: the pure twin's partial base
+    # keeps its function, arguments and (mutable) keywords out of reach.
+    for attr in ("func", "args", "keywords"):
+        assert not hasattr(bind, attr)
+    with pytest.raises((TypeError, AttributeError)):
+        bind.__setstate__((len, (), {}, None))
+    assert bind(1) == (1,)
+
+
+def test_a_binder_on_a_class_is_an_attribute_not_a_method(impl):
+    bind = impl.binder(Layout.parse("a, b=2"))
+    owner = type("Owner", (), {"bind": bind})
+    assert owner.bind is bind
+    assert owner().bind is bind
+    assert owner().bind(1) == (1, 2)
 
 
 def test_a_non_str_key_is_refused_before_any_binding_error(impl):
