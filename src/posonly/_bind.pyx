@@ -197,6 +197,8 @@ cdef extern from *:
         return out;
     }
 
+    /* Every call but the plain positional one: the fast path, else the
+       general path (_binder_general, which raises the interpreter's errors). */
     static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_plan *plan,
                                                     PyObject *const *args, Py_ssize_t nargs,
                                                     PyObject *kwnames) {
