@@ -311,7 +311,6 @@ cdef extern from "Python.h":
     Py_ssize_t PyDict_GET_SIZE(PyObject *d)
     void PyObject_GC_Track(PyObject *o)
     void PyObject_GC_UnTrack(PyObject *o)
-    bint PyObject_GC_IsTracked(PyObject *o)
     int PyDict_DelItem(PyObject *d, PyObject *key) except -1
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
     int PyDict_Contains(PyObject *d, PyObject *key) except -1
@@ -372,19 +371,19 @@ cdef class Binder:
     cdef object _plan
     cdef object _name
     cdef object _bound_self
-    cdef bint _bound
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
     cdef tuple _posonly
     cdef tuple _keyword_candidates
     cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
-    cdef Py_ssize_t n_posonly, argcount, n_kwonly, total_args, n_locals
-    cdef Py_ssize_t varargs_slot, varkw_slot, ndefaults
-    # The drop-in's calls with no keywords and min_positional <= nargs <=
+    # n_posonly, argcount, total_args, n_locals, varargs_slot, varkw_slot and
+    # bound live in _c, where the C fast path reads them.
+    cdef Py_ssize_t n_kwonly, ndefaults
+    # The drop-in's calls with no keywords and _c.plain_min <= nargs <=
     # max_positional need no names; max_positional is -1 when none is (a
     # bound method, or a keyword-only parameter without a default).
-    cdef Py_ssize_t min_positional, max_positional
+    cdef Py_ssize_t max_positional
     # arguments(): the output's names in signature order and their slots
     cdef tuple _argument_names
     cdef Py_ssize_t *_argument_slots
@@ -396,20 +395,13 @@ cdef class Binder:
         self.layout = layout
         self._plan = plan
         self._name = plan.name
-        self._bound = plan.bound
         self._bound_self = bound_self
         self._names = layout.names
         self._defaults = layout.defaults
         self._kwdefaults = plan.kwdefault_by_slot
         self._posonly = layout.posonly
         self._keyword_candidates = plan.keyword_candidates
-        self.n_posonly = plan.n_posonly
-        self.argcount = plan.argcount
         self.n_kwonly = plan.n_kwonly
-        self.total_args = plan.total_args
-        self.n_locals = plan.n_locals
-        self.varargs_slot = plan.varargs_slot
-        self.varkw_slot = plan.varkw_slot
         self.ndefaults = plan.ndefaults
         first_default = plan.argcount - plan.ndefaults
         self._fill = ((NO_DEFAULT,) * first_default + tuple(layout.defaults)
@@ -427,7 +419,6 @@ cdef class Binder:
         self._c.plain_min = first_default
         self._c.plain_max = (-1 if plan.bound or plan.varargs_slot >= 0 or plan.varkw_slot >= 0
                              or NO_DEFAULT in plan.kwdefault_by_slot else plan.argcount)
-        self.min_positional = first_default
         if plan.bound or NO_DEFAULT in plan.kwdefault_by_slot:
             self.max_positional = -1
         elif plan.varargs_slot >= 0:
@@ -451,8 +442,8 @@ cdef class Binder:
         Python code can run while it has holes (a str subclass's __eq__ or
         __hash__, the error messages), _hide takes it from the collector, where
         gc.get_objects() or gc.get_referrers() would hand it to Python code."""
-        return posonly_new_locals(self.n_locals, args, nargs, self.argcount,
-                                  self.varargs_slot, self.varkw_slot)
+        return posonly_new_locals(self._c.n_locals, args, nargs, self._c.argcount,
+                                  self._c.varargs_slot, self._c.varkw_slot)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -463,14 +454,14 @@ cdef class Binder:
         ``kwdict``; NULL for none.  The steps are initialize_locals'.  With
         ``exact_keys``, a ``kwdict`` key that is not an exact str returns None
         (the caller must check the keys first)."""
-        cdef Py_ssize_t argcount = self.argcount
+        cdef Py_ssize_t argcount = self._c.argcount
         cdef Py_ssize_t i, k, first_default, missing
         cdef Py_ssize_t pos = 0
         cdef PyObject *key
         cdef PyObject *value
         cdef object out = self._new_locals(args, nargs)
         cdef PyObject *o = <PyObject *>out
-        cdef PyObject *varkw = PyTuple_GET_ITEM(o, self.varkw_slot) if self.varkw_slot >= 0 else NULL
+        cdef PyObject *varkw = PyTuple_GET_ITEM(o, self._c.varkw_slot) if self._c.varkw_slot >= 0 else NULL
         cdef int hidden = 0  # _store_keyword took `out` from the collector
 
         if kwnames != NULL:
@@ -482,7 +473,7 @@ cdef class Binder:
                     return None
                 hidden |= self._store_keyword(o, varkw, key, value, kwdict)
 
-        if nargs > argcount and self.varargs_slot < 0:
+        if nargs > argcount and self._c.varargs_slot < 0:
             self._hide(o)
             raise self._too_many_positional(o, nargs)
 
@@ -507,7 +498,7 @@ cdef class Binder:
 
         if self.n_kwonly:
             missing = 0
-            for i in range(argcount, self.total_args):
+            for i in range(argcount, self._c.total_args):
                 if PyTuple_GET_ITEM(o, i) == NULL:
                     value = PyTuple_GET_ITEM(<PyObject *>self._kwdefaults, i - argcount)
                     if value == _NO_DEFAULT:
@@ -519,7 +510,7 @@ cdef class Binder:
                     PyTuple_SET_ITEM(o, i, value)
             if missing:
                 self._hide(o)
-                raise self._missing_arguments(o, "keyword-only", argcount, self.total_args)
+                raise self._missing_arguments(o, "keyword-only", argcount, self._c.total_args)
         if hidden:
             PyObject_GC_Track(o)
         return out
@@ -527,9 +518,9 @@ cdef class Binder:
     cdef inline bint _hide(self, PyObject *out) noexcept:
         """Take a half-built result from the collector (the empty tuple is
         shared and never tracked); whether it was taken."""
-        if self.n_locals:
+        if self._c.n_locals:
             PyObject_GC_UnTrack(out)
-        return self.n_locals != 0
+        return self._c.n_locals != 0
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -544,7 +535,7 @@ cdef class Binder:
         cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
         # Positional-only names are never matched by keyword (PEP 570).
-        for j in range(self.n_posonly, self.total_args):
+        for j in range(self._c.n_posonly, self._c.total_args):
             if names[j] == keyword:
                 if PyTuple_GET_ITEM(out, j) != NULL:
                     self._multiple_values(out, keyword, all_keywords)
@@ -562,7 +553,7 @@ cdef class Binder:
         cdef int hidden = 0
         if PyUnicode_CheckExact(keyword):
             # An exact str's __eq__ runs no Python code: compare in C.
-            for j in range(self.n_posonly, self.total_args):
+            for j in range(self._c.n_posonly, self._c.total_args):
                 if posonly_str_eq(keyword, names[j]):
                     break
             else:
@@ -598,7 +589,7 @@ cdef class Binder:
         # A str subclass's __eq__ may be Python code, so it is called.
         cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
         cdef Py_ssize_t j
-        for j in range(self.n_posonly, self.total_args):
+        for j in range(self._c.n_posonly, self._c.total_args):
             if PyObject_RichCompareBool(keyword, names[j], Py_EQ):
                 return j
         return -1
@@ -607,11 +598,11 @@ cdef class Binder:
 
     cdef object _too_many_positional(self, PyObject *out, Py_ssize_t given):
         cdef Py_ssize_t i, kwonly_given = 0
-        for i in range(self.argcount, self.total_args):
+        for i in range(self._c.argcount, self._c.total_args):
             if PyTuple_GET_ITEM(out, i) != NULL:
                 kwonly_given += 1
         return _errors.too_many_positional(
-            self._name, self.argcount, self.ndefaults, given, kwonly_given)
+            self._name, self._c.argcount, self.ndefaults, given, kwonly_given)
 
     cdef object _missing_arguments(self, PyObject *out, str kind, Py_ssize_t start, Py_ssize_t end):
         cdef Py_ssize_t i
@@ -631,7 +622,7 @@ cdef class Binder:
             values = posonly_fast_bind(&self._c, args, nargs, kwnames)
             if values != POSONLY_SLOW:
                 return posonly_steal(values)
-        if not self._bound:
+        if not self._c.bound:
             return self._bind(args, nargs, kwnames, kwdict, partial, exact_keys)
         return self._entry_bound(args, nargs, kwnames, kwdict, partial)
 
@@ -728,7 +719,7 @@ cdef class Binder:
         return f"<posonly.Binder {self._plan.describe()}>"
 
     def __reduce__(self):
-        if self._bound:
+        if self._c.bound:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
 
@@ -834,16 +825,16 @@ cdef class InspectPlan:
         cdef Binder binder = self.binder
         cdef dict arguments = {}
         if (kwnames == NULL and kwdict == NULL
-                and binder.min_positional <= nargs <= binder.max_positional):
+                and binder._c.plain_min <= nargs <= binder.max_positional):
             # Positionals only, every parameter not given optional: inspect's
             # arguments are the positionals by name, and *args if it got any.
             # (Names are in signature order: the positional ones, then *args.)
-            for i in range(nargs if nargs < binder.argcount else binder.argcount):
+            for i in range(nargs if nargs < binder._c.argcount else binder._c.argcount):
                 PyDict_SetItem(<PyObject *>arguments, PyTuple_GET_ITEM(<PyObject *>self.names, i), args[i])
-            if nargs > binder.argcount:
-                extra = _tuple_from_array(args + binder.argcount, nargs - binder.argcount)
+            if nargs > binder._c.argcount:
+                extra = _tuple_from_array(args + binder._c.argcount, nargs - binder._c.argcount)
                 PyDict_SetItem(<PyObject *>arguments,
-                               PyTuple_GET_ITEM(<PyObject *>self.names, binder.argcount),
+                               PyTuple_GET_ITEM(<PyObject *>self.names, binder._c.argcount),
                                <PyObject *>extra)
             return _new_bound_arguments(sig, arguments)
         if kwnames != NULL or kwdict != NULL:
@@ -1027,7 +1018,7 @@ cdef object _signature_method_vectorcall(SignatureMethod self, PyObject **args, 
 
 cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames):
     # A call posonly_fast_bind did not answer: bind it in full, errors and all.
-    if not self._bound:
+    if not self._c.bound:
         return self._bind(args, nargs, kwnames, NULL, False, False)
     return self._entry_bound(args, nargs, kwnames, NULL, False)
 
