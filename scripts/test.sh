@@ -1,69 +1,86 @@
 #!/usr/bin/env bash
-# Install posonly and run the test suite on every CPython from 3.9 up that
-# this machine has (pyenv's, else python3), each in its own venv with its own
-# build of the extension.  The suite runs over both the compiled binder and
-# the pure-Python twin.  Extra arguments go to pytest.
+# Install posonly and run the test suite on every interpreter this machine
+# has, each in its own venv with its own build of the extension:
+#   - pyenv's CPython from 3.9 up (else python3);
+#   - Debian's pypy3 (PyPy, Python 3.9), when installed;
+#   - CPython 3.14 and 3.15 and PyPy (Python 3.11) of the Debian unstable
+#     root that scripts/provision.sh makes, when it is there.
+# On CPython the suite runs over both the compiled binder and the pure twin;
+# on PyPy over the pure twin.  Then the whole suite once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer.  Extra arguments go to
+# pytest.
 #
 #   bash scripts/test.sh                  # every interpreter, then the sanitizer run
-#   PYTHONS="3.12 3.13" bash scripts/test.sh -k vectorcall
+#   PYTHONS="3.12 3.14 pypy3.11" bash scripts/test.sh -k vectorcall
 #   POSONLY_SANITIZE_RUN=0 bash scripts/test.sh    # without the sanitizer run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The extension must build: a broken .pyx must never pass by falling back.
-export POSONLY_REQUIRE_EXTENSION=1
-export PIP_DISABLE_PIP_VERSION_CHECK=1
+version_of() {  # "cpython 3.13.0" for an interpreter; fails for one older than 3.9
+    "$@" -c 'import sys; assert sys.version_info >= (3, 9); print(sys.implementation.name, "%d.%d.%d" % sys.version_info[:3])' 2>/dev/null
+}
 
+# One line per interpreter: where it runs ("host" or "debian"), its
+# implementation and version, and its command.
 interpreters() {
-    local root
+    local root dir
     if command -v pyenv >/dev/null 2>&1 && root=$(pyenv root 2>/dev/null) && [ -d "$root/versions" ]; then
         for dir in "$root"/versions/*; do
             [ -x "$dir/bin/python" ] || continue
-            "$dir/bin/python" -c 'import sys; sys.exit(not (sys.version_info >= (3, 9) and sys.implementation.name == "cpython"))' 2>/dev/null \
-                && echo "$dir/bin/python"
+            case $(version_of "$dir/bin/python") in
+                cpython*) echo "host $(version_of "$dir/bin/python") $dir/bin/python" ;;
+            esac
         done
-    else
-        command -v python3
+    elif command -v python3 >/dev/null 2>&1; then
+        echo "host $(version_of python3) $(command -v python3)"
+    fi
+    if command -v pypy3 >/dev/null 2>&1 && version_of pypy3 >/dev/null; then
+        echo "host $(version_of pypy3) $(command -v pypy3)"
+    fi
+    if bash scripts/debian.sh --exists; then
+        bash scripts/debian.sh sh -c '
+            for p in python3.14 python3.15 pypy3; do
+                command -v "$p" >/dev/null && "$p" -c "import sys; print(\"debian\", sys.implementation.name, \"%d.%d.%d\" % sys.version_info[:3], \"$p\")"
+            done; true'
     fi
 }
 
-selected() {  # keep only the versions named in $PYTHONS, if set
-    local python=$1 version
+selected() {  # keep only the versions named in $PYTHONS ("3.14", "pypy3.11"), if set
+    local implementation=$1 version=$2 short
     [ -z "${PYTHONS:-}" ] && return 0
-    version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-    for want in $PYTHONS; do [ "$want" = "$version" ] && return 0; done
+    short=${version%.*}
+    [ "$implementation" = pypy ] && short="pypy$short"
+    for want in $PYTHONS; do [ "$want" = "$short" ] && return 0; done
     return 1
 }
 
 failed=()
 ran=0
-for python in $(interpreters); do
-    selected "$python" || continue
-    version=$("$python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')
-    venv=".venvs/$version"
-    echo "=== CPython $version ($python)"
-    if [ ! -x "$venv/bin/python" ]; then
-        "$python" -m venv "$venv"
-    fi
-    "$venv/bin/python" -m pip install -q --upgrade pip setuptools
-    "$venv/bin/python" -m pip install -q -r requirements-test.txt
-    "$venv/bin/python" -m pip install -q --force-reinstall --no-deps .
-    "$venv/bin/python" -c 'import posonly; assert posonly.IMPLEMENTATION == "cython", posonly.IMPLEMENTATION; print("posonly", posonly.__version__, posonly.IMPLEMENTATION)'
+while read -r -u 3 where implementation version python; do
+    selected "$implementation" "$version" || continue
+    label="$implementation-$version"
     ran=$((ran + 1))
     # The slow packaging test (sdist, installs with and without a compiler)
     # runs with the first interpreter only.
-    packaging=$([ "$ran" -eq 1 ] && echo 1 || echo 0)
-    if ! POSONLY_PACKAGING_TESTS=$packaging "$venv/bin/python" -X dev -W error -m pytest "$@"; then
-        failed+=("$version")
+    export POSONLY_PACKAGING_TESTS=$([ "$ran" -eq 1 ] && echo 1 || echo 0)
+    if [ "$where" = debian ]; then
+        echo "=== $label, Debian unstable ($python)"
+        run=(bash scripts/debian.sh bash scripts/test-interpreter.sh "$python" ".venvs/debian-$label")
+    else
+        echo "=== $label ($python)"
+        run=(bash scripts/test-interpreter.sh "$python" ".venvs/$label")
     fi
-done
+    if ! "${run[@]}" "$@"; then
+        failed+=("$label")
+    fi
+done 3< <(interpreters)
 
 if [ "$ran" -eq 0 ]; then
-    echo "no CPython >= 3.9 found" >&2
+    echo "no interpreter found (CPython >= 3.9 or PyPy)" >&2
     exit 1
 fi
-# The whole suite once more, on the newest interpreter, with the extension
-# built under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole suite once more, on the newest pyenv interpreter, with the
+# extension built under AddressSanitizer and UndefinedBehaviorSanitizer.
 if [ "${POSONLY_SANITIZE_RUN:-1}" != 0 ]; then
     if ! bash scripts/sanitize.sh "$@"; then
         failed+=("sanitizer")

@@ -2,7 +2,38 @@
 
 import sys
 
+import pytest
+
 from posonly import Layout
+
+try:
+    from _testcapi import pyobject_vectorcall as _pyobject_vectorcall
+except Exception:  # noqa: BLE001 - PyPy ships _testcapi unbuilt: it fails with OSError
+    _pyobject_vectorcall = None
+
+HAS_VECTORCALL = _pyobject_vectorcall is not None
+"""Whether the interpreter can make a raw vectorcall for the tests (CPython)."""
+
+requires_vectorcall = pytest.mark.skipif(
+    not HAS_VECTORCALL,
+    reason="no vectorcall to compare with (PyPy): keyword names that repeat or are "
+    "not strings cannot be passed by any call Python can express",
+)
+
+
+def interpreter_vectorcall(func, stack, kwnames):
+    """The interpreter's own vectorcall of ``func`` with ``stack`` and
+    ``kwnames``.  Where there is no vectorcall (PyPy), the call it stands
+    for, which exists only when the keyword names are distinct strings."""
+    if _pyobject_vectorcall is not None:
+        return _pyobject_vectorcall(func, stack, kwnames or None)
+    kwnames = kwnames or ()
+    nargs = len(stack) - len(kwnames)
+    kwargs = dict(zip(kwnames, stack[nargs:]))
+    assert len(kwargs) == len(kwnames) and all(type(k) is str or isinstance(k, str) for k in kwnames), (
+        "a call with these keyword names has no equivalent without vectorcall"
+    )
+    return func(*stack[:nargs], **kwargs)
 
 
 class Value:
@@ -43,8 +74,9 @@ def make_function(layout: Layout):
     exec(f"def oracle({', '.join(params)}):\n    return ({body})\n", namespace)
     func = namespace["oracle"]
     func.__qualname__ = layout.name
-    if sys.version_info < (3, 10):
+    if sys.version_info < (3, 10):  # named by co_name (CPython) or __name__ (PyPy)
         func.__code__ = func.__code__.replace(co_name=layout.name)
+        func.__name__ = layout.name
     return func
 
 

@@ -2,6 +2,7 @@
 differential tests cover."""
 
 import functools
+import inspect
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import pytest
 
 import posonly
 from conftest import extension_required
-from oracle import outcome
+from oracle import HAS_VECTORCALL, interpreter_vectorcall, make_function, outcome
 from posonly import MISSING, Layout
 
 HAVE_VECTORCALL = 1 << 11  # Py_TPFLAGS_HAVE_VECTORCALL
@@ -33,6 +34,8 @@ def test_the_environment_switches_to_the_pure_twin():
 def test_the_binder_is_a_vectorcall_type(impl):
     # The pure twin is a functools.partial subclass, which keeps partial's
     # vectorcall where the interpreter lets a Python subclass inherit it.
+    if not HAS_VECTORCALL:
+        pytest.skip("PyPy has no vectorcall protocol")
     if impl.name == "python" and sys.version_info < (3, 12):
         assert not impl.Binder.__flags__ & HAVE_VECTORCALL
         return
@@ -41,7 +44,7 @@ def test_the_binder_is_a_vectorcall_type(impl):
 
     bind = impl.binder(Layout.parse("a, /, b=2"))
     assert callable(bind)
-    assert _testcapi.pyobject_vectorcall(bind, (1, 3), None) == (1, 3)
+    assert interpreter_vectorcall(bind, (1, 3), None) == (1, 3)
     if hasattr(_testcapi, "has_vectorcall_flag"):
         assert _testcapi.has_vectorcall_flag(impl.Binder)
 
@@ -139,12 +142,16 @@ def test_apply_calls_back_from_values(impl):
 
 def test_binder_of_other_callables(impl):
     bind = impl.binder(len)
+    assert bind.layout == Layout.from_signature(inspect.signature(len), name="len")
     assert bind([1]) == ([1],)
-    with pytest.raises(TypeError) as info:
-        bind(obj=[1])
-    assert str(info.value) == (
-        "len() got some positional-only arguments passed as keyword arguments: 'obj'"
-    )
+    # The messages of a Python function with len's signature: positional-only
+    # on CPython; PyPy 3.9's len takes obj by keyword too.
+    expected = outcome(lambda: make_function(bind.layout)(obj=[1]))
+    assert outcome(lambda: bind(obj=[1])) == expected
+    if sys.implementation.name == "cpython":
+        assert expected[2] == (
+            "len() got some positional-only arguments passed as keyword arguments: 'obj'"
+        )
     assert impl.binder(functools.partial(pow, 2))(5) == (5, None)
     with pytest.raises(TypeError, match="binder\\(\\) needs a callable or a Layout, not int"):
         impl.binder(3)
@@ -174,8 +181,10 @@ def test_entry_point_argument_types(impl):
         bind.bind(1)
     with pytest.raises(TypeError, match=r"f\(\) argument after \*\* must be a mapping, not list"):
         bind.bind((), [1])
-    with pytest.raises(TypeError, match="^keywords must be strings$"):
-        bind.bind((1,), {"x": 1, 2: 3})
+    kwargs = {"x": 1, 2: 3}
+    expected = outcome(lambda: make_function(bind.layout)(1, **kwargs))
+    assert "keywords must be strings" in expected[2]
+    assert outcome(lambda: bind.bind((1,), kwargs)) == expected
     assert bind.vectorcall((1, 2), ()) == (1, 2, {})
     assert bind.vectorcall([1, 2], None) == (1, 2, {})
     with pytest.raises(ValueError, match="2 keyword names for a stack of 1"):
@@ -184,11 +193,10 @@ def test_entry_point_argument_types(impl):
         bind.vectorcall((1,), ["a"])
     with pytest.raises(TypeError, match="stack must be a tuple or a list, not int"):
         bind.vectorcall(1)
-    import _testcapi
-
-    assert outcome(lambda: bind.vectorcall((1, 2), (3,))) == outcome(
-        lambda: _testcapi.pyobject_vectorcall(f, (1, 2), (3,))
-    )
+    if HAS_VECTORCALL:  # a non-str keyword name: only a raw vectorcall can pass one
+        assert outcome(lambda: bind.vectorcall((1, 2), (3,))) == outcome(
+            lambda: interpreter_vectorcall(f, (1, 2), (3,))
+        )
 
 
 def test_binders_are_immutable_and_shareable(impl):
@@ -223,8 +231,10 @@ def test_a_non_str_key_is_refused_before_any_binding_error(impl):
         pass
 
     bind = impl.binder(f)
+    func = make_function(bind.layout)  # f, but in no module, as a layout is
     for args, kwargs in [((), {"zz": 1, 2: 3}), ((1,), {"b": 1, "b2": 2, 3: 4}),
                          ((1, 2), {"b": 1, None: 2}), ((), {"a": 1, 5: 1})]:
-        expected = outcome(lambda: f(*args, **kwargs))
-        assert expected == ("error", TypeError, "keywords must be strings")
+        expected = outcome(lambda: func(*args, **kwargs))
+        assert expected[:2] == ("error", TypeError)
+        assert "keywords must be strings" in expected[2]
         assert outcome(lambda: bind.bind(args, kwargs)) == expected

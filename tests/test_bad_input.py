@@ -14,10 +14,15 @@ import subprocess
 import sys
 import textwrap
 
-import _testcapi
 import pytest
 
-from oracle import assert_same_outcome, make_function, outcome
+from oracle import (
+    assert_same_outcome,
+    interpreter_vectorcall,
+    make_function,
+    outcome,
+    requires_vectorcall,
+)
 from posonly import MISSING, Layout
 
 LAYOUT = Layout.parse("a, b, /, c, d=4, *rest, e, g=7, **extra", name="f")
@@ -370,12 +375,13 @@ def test_vectorcall_arguments_of_the_wrong_shape(impl, stack, kwnames, error):
         ((1, 2, 3, 4), ("", "e", "\udcff")),
     ],
 )
+@requires_vectorcall
 def test_vectorcall_odd_names_as_the_interpreter(impl, stack, kwnames):
     func = make_function(LAYOUT)
     bind = impl.binder(LAYOUT)
     if kwnames is not None and len(kwnames) > len(stack):
         stack = stack + (0,) * (len(kwnames) - len(stack))
-    expected = outcome(lambda: _testcapi.pyobject_vectorcall(func, stack, kwnames or None))
+    expected = outcome(lambda: interpreter_vectorcall(func, stack, kwnames))
     got = no_system_error(outcome(lambda: bind.vectorcall(stack, kwnames)))
     assert_same_outcome(got, expected)
     assert_same_outcome(no_system_error(outcome(lambda: bind.vectorcall(list(stack), kwnames))),
@@ -482,7 +488,7 @@ def test_odd_keyword_names_as_the_interpreter(impl, odd, layout):
                 got.append(partial)
             for result in got:
                 assert_same_outcome(no_system_error(result), expected)
-            expected = outcome(lambda: _testcapi.pyobject_vectorcall(func, stack, kwnames))
+            expected = outcome(lambda: interpreter_vectorcall(func, stack, kwnames))
             got = outcome(lambda: bind.vectorcall(stack, kwnames))
             assert_same_outcome(no_system_error(got), expected)
         finally:
@@ -521,7 +527,9 @@ def test_an_eq_that_calls_the_binder_again(impl):
     name = named("zz", eq=eq)
     assert_same_outcome(outcome(lambda: bind(1, 2, e="e", **{name: "zz"})),
                         outcome(lambda: func(1, 2, e="e", **{name: "zz"})))
-    assert inner and all(v == func(10, 20, 30, 40, 50, e="inner", y="y") for v in inner)
+    # PyPy matches keywords without calling a str subclass's __eq__ here.
+    assert inner or sys.implementation.name != "cpython"
+    assert all(v == func(10, 20, 30, 40, 50, e="inner", y="y") for v in inner)
 
 
 # -- never a crash: code that runs while a binder is half-way through -------------
@@ -590,6 +598,8 @@ def test_gc_during_binding_with_a_low_threshold(impl):
             finalized.append(1)
             gc.get_objects()
 
+    if not hasattr(gc, "get_threshold"):
+        pytest.skip("PyPy's collector has no generation thresholds to lower")
     old = gc.get_threshold()
     gc.set_threshold(1, 1, 1)
     try:

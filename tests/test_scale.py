@@ -1,9 +1,8 @@
 """Scale: huge calls, wide layouts and the empty layout, against the interpreter."""
 
-import _testcapi
 import pytest
 
-from oracle import assert_same_outcome, make_function, outcome
+from oracle import assert_same_outcome, interpreter_vectorcall, make_function, outcome
 from posonly import MISSING, Layout
 
 MANY_POSITIONAL = 100_000
@@ -19,7 +18,7 @@ def check_entry_points(bind, func, args, kwargs):
     assert_same_outcome(outcome(lambda: bind.bind(args, kwargs)), expected)
     assert_same_outcome(outcome(lambda: bind.vectorcall(stack, kwnames)), expected)
     assert_same_outcome(
-        outcome(lambda: _testcapi.pyobject_vectorcall(bind, stack, kwnames or None)), expected
+        outcome(lambda: interpreter_vectorcall(bind, stack, kwnames)), expected
     )
     if expected[0] == "ok" or " missing " not in expected[2]:
         assert_same_outcome(outcome(lambda: bind.partial(*args, **kwargs)), expected)
@@ -58,7 +57,7 @@ def test_many_unexpected_keywords(impl):
     layout = Layout.parse("a, /, b, *, c", name="narrow")
     kwargs = {f"k{i}": i for i in range(MANY_KEYWORDS)}
     expected = check_entry_points(impl.binder(layout), make_function(layout), (1,), kwargs)
-    assert "unexpected keyword argument 'k0'" in expected[2]
+    assert "unexpected keyword argument" in expected[2]  # PyPy: "got 20000 unexpected ..."
     kwargs = dict(kwargs, a=0)
     expected = check_entry_points(impl.binder(layout), make_function(layout), (1,), kwargs)
     assert "positional-only" in expected[2]

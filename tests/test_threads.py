@@ -9,10 +9,9 @@ import random
 import sys
 import threading
 
-import _testcapi
 import pytest
 
-from oracle import make_function, outcome, same_object_tree
+from oracle import interpreter_vectorcall, make_function, outcome, same_object_tree
 from posonly import Layout
 
 THREADS = 8
@@ -87,7 +86,7 @@ def test_threads_share_one_binder(impl, layout, busy_switching):
         lambda a, k: bind(*a, **k),
         lambda a, k: bind.bind(a, k),
         lambda a, k: bind.vectorcall(a + tuple(k.values()), tuple(k)),
-        lambda a, k: _testcapi.pyobject_vectorcall(bind, a + tuple(k.values()), tuple(k) or None),
+        lambda a, k: interpreter_vectorcall(bind, a + tuple(k.values()), tuple(k)),
     ]
     failures = []
     barrier = threading.Barrier(THREADS)

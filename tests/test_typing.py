@@ -49,9 +49,9 @@ def _mypy_available() -> bool:
 @pytest.fixture(scope="module")
 def mypy_output(tmp_path_factory, request):
     if not _mypy_available():
-        if extension_required():
+        if extension_required() and sys.implementation.name == "cpython":
             pytest.fail("mypy is not installed (pip install -r requirements-test.txt)")
-        pytest.skip("mypy is not installed")
+        pytest.skip("mypy is not installed (nor installable on PyPy)")
     mistakes = tmp_path_factory.mktemp("typing") / "typing_mistakes.py"
     mistakes.write_text(MISTAKES)
     # mypy's cache lives in pytest's (one mypy run takes seconds when warm).
@@ -67,7 +67,7 @@ def mypy_output(tmp_path_factory, request):
          "examples", "tests/typing_check.py", str(mistakes)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )
-    if result.returncode not in (0, 1):
+    if result.returncode not in (0, 1) or "Traceback" in result.stderr:
         pytest.fail(f"mypy crashed:\n{result.stdout}\n{result.stderr}")
     return mistakes.name, result.stdout
 
@@ -94,8 +94,6 @@ def test_mypy_catches_every_misuse_of_the_public_api(mypy_output):
 
 
 def test_typing_check_holds_at_run_time(impl, monkeypatch):
-    if not _mypy_available() and not extension_required():
-        pytest.skip("typing_extensions comes with mypy, which is not installed")
     import typing_check
 
     monkeypatch.setattr(typing_check, "binder", impl.binder)

@@ -1,15 +1,17 @@
 """The pure-Python binder: the twin of the compiled ``_bind`` module.
 
-Calls and ``bind()`` go through a function generated with the layout's own
-signature, so the interpreter binds them itself, as fast as Python can and
-with its exact semantics.  A ``Binder`` is a :class:`functools.partial` of
-that function with no arguments of its own (or with a bound method's
-``self``): calling it hands the call on to the function, and where the
-interpreter lets a subclass keep ``partial``'s vectorcall (3.12 and later),
-no argument tuple or keyword dict is built on the way.  ``vectorcall()`` (whose keyword names may repeat or
-not be strings, which no Python-level call can express) and ``partial()``
-(which must not raise for missing arguments) follow ``initialize_locals`` of
-CPython's ``Python/ceval.c`` step by step, as the compiled binder does.
+Calls, ``bind()`` and ``partial()`` go through functions generated with the
+layout's own signature, so the interpreter binds them itself, as fast as
+Python can and with its exact semantics (``partial()``'s function has
+:data:`MISSING` as the default of every required parameter).  A ``Binder``
+is a :class:`functools.partial` of that function with no arguments of its
+own (or with a bound method's ``self``): calling it hands the call on to the
+function, and where the interpreter lets a subclass keep ``partial``'s
+vectorcall (CPython 3.12 and later), no argument tuple or keyword dict is
+built on the way.  ``vectorcall()`` does the same where a call can express
+the vectorcall; keyword names that repeat, are not strings or (on CPython)
+are ``str`` subclasses follow ``initialize_locals`` of CPython's
+``Python/ceval.c`` step by step, as the compiled binder does.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
-from ._common import NO_DEFAULT, Plan
+from ._common import NO_DEFAULT, Plan, name_function
 from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
@@ -54,11 +56,39 @@ def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
     # Defaults are set as attributes: no name of ours can clash with a parameter.
     function.__defaults__ = layout.defaults or None
     function.__kwdefaults__ = dict(layout._kwdefaults) or None
-    # The interpreter names the function in its errors by __qualname__ (3.10+)
-    # or by the code object's co_name (3.9).
-    function.__qualname__ = layout.name
-    function.__code__ = function.__code__.replace(co_name=layout.name)
+    name_function(function, layout.name)
     return function  # type: ignore[no-any-return]
+
+
+def _generate_partial_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
+    """The function of :meth:`Binder.partial`: ``layout``'s signature with
+    :data:`MISSING` as the default of every required parameter, so that the
+    interpreter binds the call, raises every error but "missing", and leaves
+    ``MISSING`` where nothing was given."""
+    required = layout.argcount - len(layout.defaults)
+    with_defaults = Layout(
+        layout.name, layout.posonly, layout.positional, layout.varargs, layout.kwonly,
+        layout.varkw, (MISSING,) * required + layout.defaults,
+        {name: layout.kwdefaults.get(name, MISSING) for name in layout.kwonly},
+    )
+    return _generate_function(with_defaults, bound)
+
+
+# The keyword names of a vectorcall that a call with ``**kwargs`` expresses
+# exactly, when they are also distinct: there, the generated function binds.
+# CPython matches a raw vectorcall's names without hashing them, so a str
+# subclass (whose __hash__ and __eq__ may be anything) is matched by
+# ``initialize_locals`` instead; PyPy has no vectorcall at all, and its own
+# answer is that of the call.
+if sys.implementation.name == "cpython":
+
+    def _names_of_a_call(kwnames: tuple) -> bool:
+        return all(type(name) is str for name in kwnames)
+
+else:
+
+    def _names_of_a_call(kwnames: tuple) -> bool:
+        return all(isinstance(name, str) for name in kwnames)
 
 
 def initialize_locals(
@@ -66,13 +96,11 @@ def initialize_locals(
     stack: Sequence[Any],
     nargs: int,
     kwnames: Optional[tuple],
-    partial: bool,
 ) -> tuple:
     """Bind a vectorcall's ``stack`` and ``kwnames`` to the locals of ``plan``.
 
     The steps and their errors come in the order of CPython's
-    ``initialize_locals``; with ``partial``, required parameters that were not
-    given become :data:`MISSING` instead of an error.
+    ``initialize_locals``.
     """
     name = plan.name
     names = plan.layout.names
@@ -119,10 +147,8 @@ def initialize_locals(
     if nargs < argcount:
         first_default = argcount - plan.ndefaults
         missing = [i for i in range(nargs, first_default) if out[i] is _EMPTY]
-        if missing and not partial:
+        if missing:
             raise _errors.missing_arguments(name, "positional", [names[i] for i in missing])
-        for i in missing:
-            out[i] = MISSING
         defaults = plan.layout.defaults
         for i in range(max(nargs, first_default), argcount):
             if out[i] is _EMPTY:
@@ -134,9 +160,8 @@ def initialize_locals(
                 default = plan.kwdefault_by_slot[i - argcount]
                 if default is NO_DEFAULT:
                     missing.append(names[i])
-                    default = MISSING
                 out[i] = default
-        if missing and not partial:
+        if missing:
             raise _errors.missing_arguments(name, "keyword-only", missing)
     return tuple(out)
 
@@ -145,10 +170,30 @@ def _not_a_binder_attribute(self: Any) -> Any:
     raise AttributeError("not an attribute of a Binder")
 
 
+class _CallThrough:
+    """What a Binder needs of :class:`functools.partial`, for interpreters
+    whose ``partial`` is itself Python code that sets the attributes a
+    Binder hides (PyPy): calling it calls the function, after ``args``."""
+
+    __slots__ = ("_call_function", "_call_args")
+
+    def __new__(cls, function: Callable[..., Any], /, *args: Any) -> Any:
+        self = object.__new__(cls)
+        object.__setattr__(self, "_call_function", function)
+        object.__setattr__(self, "_call_args", args)
+        return self
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        return self._call_function(*self._call_args, *args, **kwargs)
+
+
 if TYPE_CHECKING:
     _Partial = functools.partial[Tuple[Any, ...]]
 else:
-    _Partial = functools.partial
+    try:  # the C partial: on 3.12+ a subclass keeps its vectorcall
+        from _functools import partial as _Partial
+    except ImportError:
+        _Partial = _CallThrough
 
 
 class Binder(_Partial):
@@ -161,7 +206,7 @@ class Binder(_Partial):
     :func:`posonly.binder`.
     """
 
-    __slots__ = ("layout", "_plan", "_function", "_self")
+    __slots__ = ("layout", "_plan", "_function", "_partial_function", "_self")
 
     layout: Layout
 
@@ -176,6 +221,7 @@ class Binder(_Partial):
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_function", function)
+        object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan.bound))
         object.__setattr__(self, "_self", bound_self)
         return self
 
@@ -206,19 +252,31 @@ class Binder(_Partial):
         """Bind a vectorcall: ``stack`` holds the positional values, then one
         value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
         stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
-        return self._bind_stack(stack, kwnames, False)
+        if kwnames is None:
+            return self(*stack)
+        nargs = len(stack) - len(kwnames)
+        if _names_of_a_call(kwnames):
+            kwargs = dict(zip(kwnames, stack[nargs:]))
+            if len(kwargs) == len(kwnames):
+                return self(*stack[:nargs], **kwargs)
+        if self._self is not _UNBOUND:
+            stack = (self._self,) + stack
+            return self._plan.drop_self(initialize_locals(self._plan, stack, nargs + 1, kwnames))
+        return initialize_locals(self._plan, stack, nargs, kwnames)
 
     def partial(self, /, *args: Any, **kwargs: Any) -> tuple:
         """Like a call, but required parameters not given are :data:`MISSING`."""
-        kwnames = tuple(kwargs) or None
-        return self._bind_stack(args + tuple(kwargs.values()), kwnames, True)
-
-    def _bind_stack(self, stack: tuple, kwnames: Optional[tuple], partial: bool) -> tuple:
-        if self._self is _UNBOUND:
-            return initialize_locals(self._plan, stack, len(stack) - len(kwnames or ()), kwnames, partial)
-        stack = (self._self,) + stack
-        nargs = len(stack) - len(kwnames or ())
-        return self._plan.drop_self(initialize_locals(self._plan, stack, nargs, kwnames, partial))
+        if self._self is not _UNBOUND:
+            args = (self._self,) + args
+        try:
+            return self._partial_function(*args, **kwargs)
+        except TypeError:
+            plan = self._plan
+            if len(args) > plan.argcount and plan.varargs_slot < 0:
+                # Too many positionals: the message counts the parameters
+                # that have defaults, so the call's own function words it.
+                self._function(*args, **kwargs)
+            raise
 
     def arguments(self, /, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         """Bind the call; return a dict of name to value in signature order."""

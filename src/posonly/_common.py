@@ -11,7 +11,6 @@ import functools
 import types
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
-from . import _errors
 from ._layout import MISSING, Layout
 
 
@@ -28,9 +27,17 @@ def _collector(name: str) -> Callable[..., Tuple[Tuple[Any, ...], Dict[str, Any]
     namespace: Dict[str, Any] = {}
     exec("def collect(*args, **kwargs):\n    return args, kwargs\n", {}, namespace)
     collect = namespace["collect"]
-    collect.__qualname__ = name
-    collect.__code__ = collect.__code__.replace(co_name=name)
+    name_function(collect, name)
     return collect  # type: ignore[no-any-return]
+
+
+def name_function(function: Any, name: str) -> None:
+    """Name ``function`` as the interpreter names a function in its call
+    errors: by ``__qualname__`` (3.10+), by the code object's ``co_name``
+    (CPython 3.9) or by ``__name__`` (PyPy 3.9)."""
+    function.__qualname__ = name
+    function.__name__ = name
+    function.__code__ = function.__code__.replace(co_name=name)
 
 
 class Plan:
@@ -109,15 +116,11 @@ class Plan:
         return _collector(self.name)(*args)[0]  # type: ignore[no-any-return]
 
     def star_kwargs(self, kwargs: Any) -> Optional[Dict[str, Any]]:
-        """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict, keys checked."""
-        if kwargs is None:
-            return None
-        if type(kwargs) is not dict:
-            kwargs = _collector(self.name)(**kwargs)[1]
-        for key in kwargs:
-            if not isinstance(key, str):
-                raise _errors.dict_keywords_must_be_strings()
-        return kwargs  # type: ignore[no-any-return]
+        """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict (its
+        keys are not checked here)."""
+        if kwargs is None or type(kwargs) is dict:
+            return kwargs
+        return _collector(self.name)(**kwargs)[1]  # type: ignore[no-any-return]
 
     def vectorcall_args(
         self, stack: Any, kwnames: Any

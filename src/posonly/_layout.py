@@ -42,9 +42,12 @@ MISSING: Any = _MissingType()
 
 def _name_of_function(func: types.FunctionType) -> str:
     # What the interpreter puts before "()" in its call errors: the function's
-    # __qualname__ from 3.10 on, the code object's co_name on 3.9.
+    # __qualname__ from 3.10 on; on 3.9 the code object's co_name (CPython)
+    # or the function's __name__ (PyPy).
     if sys.version_info >= (3, 10):
         return func.__qualname__
+    if sys.implementation.name == "pypy":
+        return func.__name__
     return func.__code__.co_name
 
 

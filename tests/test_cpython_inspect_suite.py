@@ -1,0 +1,73 @@
+"""CPython's own tests of ``Signature.bind``, from the running interpreter's
+``test`` package, run with posonly's drop-in patched into ``inspect``.
+
+Each implementation runs in a child process of its own (the pure twin is
+chosen by ``POSONLY_PURE_PYTHON=1`` before import), so the patched functions
+are the ones a user of that implementation gets.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import extension_required
+
+CHILD = textwrap.dedent(
+    """\
+    import inspect
+    import sys
+    import unittest
+
+    try:  # 3.11 and later
+        from test.test_inspect import test_inspect as suite_module
+    except ImportError:
+        from test import test_inspect as suite_module
+
+    import posonly
+
+    original = inspect.Signature.bind
+    posonly.patch_inspect()
+    assert inspect.Signature.bind is not original
+    loader = unittest.defaultTestLoader
+    suite = unittest.TestSuite(
+        loader.loadTestsFromTestCase(getattr(suite_module, name))
+        for name in ("TestSignatureBind", "TestBoundArguments")
+    )
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+    posonly.unpatch_inspect()
+    assert inspect.Signature.bind is original
+    print("implementation", posonly.IMPLEMENTATION)
+    print("ran", result.testsRun, "failed", len(result.failures) + len(result.errors),
+          "skipped", len(result.skipped))
+    """
+)
+
+
+def _has_cpython_suite():
+    code = "import test.test_inspect"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+@pytest.mark.parametrize("implementation", ["cython", "python"])
+def test_cpython_signature_bind_tests_pass_patched(implementation):
+    if sys.implementation.name != "cpython":
+        pytest.skip("CPython's test package is CPython's (PyPy's has no test_inspect)")
+    if implementation == "cython":
+        pytest.importorskip("posonly._bind")
+    if not _has_cpython_suite():
+        if extension_required():
+            pytest.fail("the interpreter's test package is missing (Debian: libpython3.X-testsuite)")
+        pytest.skip("the interpreter's test package is not installed")
+    env = dict(os.environ, POSONLY_PURE_PYTHON="1" if implementation == "python" else "0")
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert f"implementation {implementation}" in lines, result.stdout
+    summary = lines[-1].split()
+    ran, failed = int(summary[1]), int(summary[3])
+    assert ran >= 20 and failed == 0, result.stdout + result.stderr
