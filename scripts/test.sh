@@ -56,13 +56,18 @@ selected() {  # keep only the versions named in $PYTHONS ("3.14", "pypy3.11"), i
 
 failed=()
 ran=0
+packaged=
 while read -r -u 3 where implementation version python; do
     selected "$implementation" "$version" || continue
     label="$implementation-$version"
     ran=$((ran + 1))
     # The slow packaging test (sdist, installs with and without a compiler)
-    # runs with the first interpreter only.
-    export POSONLY_PACKAGING_TESTS=$([ "$ran" -eq 1 ] && echo 1 || echo 0)
+    # runs with the first CPython only.
+    export POSONLY_PACKAGING_TESTS=0
+    if [ "$implementation" = cpython ] && [ -z "$packaged" ]; then
+        POSONLY_PACKAGING_TESTS=1
+        packaged=$label
+    fi
     if [ "$where" = debian ]; then
         echo "=== $label, Debian unstable ($python)"
         run=(bash scripts/debian.sh bash scripts/test-interpreter.sh "$python" ".venvs/debian-$label")

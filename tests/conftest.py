@@ -42,7 +42,11 @@ def _load(name: str) -> types.SimpleNamespace:
     )
 
 
-@pytest.fixture(scope="session", params=["cython", "python"])
+IMPLEMENTATIONS = ["cython", "python"] if sys.implementation.name == "cpython" else ["python"]
+"""The binders this interpreter has: the compiled one is built for CPython only."""
+
+
+@pytest.fixture(scope="session", params=IMPLEMENTATIONS)
 def impl(request):
     """Each implementation of the binder in turn: the whole suite runs over both."""
     return _load(request.param)

@@ -18,7 +18,7 @@ HAVE_VECTORCALL = 1 << 11  # Py_TPFLAGS_HAVE_VECTORCALL
 
 
 def test_the_extension_is_loaded_where_it_is_required():
-    if extension_required():
+    if extension_required() and sys.implementation.name == "cpython":
         assert posonly.IMPLEMENTATION == "cython"
     assert posonly.IMPLEMENTATION in ("cython", "python")
 
@@ -177,12 +177,15 @@ def test_entry_point_argument_types(impl):
     bind = impl.binder(f)
     assert bind.bind([1], None) == (1, 2, {})
     assert bind.bind(iter([1, 3])) == (1, 3, {})
-    with pytest.raises(TypeError, match=r"f\(\) argument after \* must be an iterable, not int"):
-        bind.bind(1)
-    with pytest.raises(TypeError, match=r"f\(\) argument after \*\* must be a mapping, not list"):
-        bind.bind((), [1])
+    func = make_function(bind.layout)  # f, but in no module, as a layout is
+    expected = outcome(lambda: func(*1))
+    assert "after * must be an iterable, not int" in expected[2]  # 3.15: "Value after *"
+    assert outcome(lambda: bind.bind(1)) == expected
+    expected = outcome(lambda: func(**[1]))
+    assert "after ** must be a mapping, not list" in expected[2]
+    assert outcome(lambda: bind.bind((), [1])) == expected
     kwargs = {"x": 1, 2: 3}
-    expected = outcome(lambda: make_function(bind.layout)(1, **kwargs))
+    expected = outcome(lambda: func(1, **kwargs))
     assert "keywords must be strings" in expected[2]
     assert outcome(lambda: bind.bind((1,), kwargs)) == expected
     assert bind.vectorcall((1, 2), ()) == (1, 2, {})

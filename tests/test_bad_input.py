@@ -16,6 +16,7 @@ import textwrap
 
 import pytest
 
+from conftest import IMPLEMENTATIONS
 from oracle import (
     assert_same_outcome,
     interpreter_vectorcall,
@@ -547,7 +548,7 @@ def run_child(code):
     return result.stdout
 
 
-@pytest.mark.parametrize("implementation", ["cython", "python"])
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_half_built_results_are_never_seen_by_python_code(implementation):
     """A keyword's __eq__ runs Python code while the binder fills its result;
     the garbage collector must never hand that code a tuple with holes."""

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from conftest import extension_required
+from conftest import IMPLEMENTATIONS, extension_required
 
 CHILD = textwrap.dedent(
     """\
@@ -51,7 +51,7 @@ def _has_cpython_suite():
     return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
-@pytest.mark.parametrize("implementation", ["cython", "python"])
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_cpython_signature_bind_tests_pass_patched(implementation):
     if sys.implementation.name != "cpython":
         pytest.skip("CPython's test package is CPython's (PyPy's has no test_inspect)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import inspect
 import math
+import os
 import platform
 import random
 import sys
@@ -98,6 +99,21 @@ COLUMNS: List[Tuple[str, str, str]] = [
     ("patched", "fn.bind({call})", "inspect.signature(f).bind(...) after patch_inspect()"),
     ("inspect", "fn.bind({call})", "inspect.signature(f).bind(...)"),
 ]
+
+
+def describe_build() -> str:
+    """Which build of the interpreter runs the bench: ratios to the
+    interpreter's own call depend on whether it was built optimised."""
+    executable = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    if sys.implementation.name != "cpython":
+        origin = "its JIT on"
+    elif "/.pyenv/" in executable:
+        origin = "pyenv's build, not optimised (no PGO/LTO)"
+    elif executable.startswith("/usr/bin/") and os.path.exists("/etc/debian_version"):
+        origin = "Debian's build, optimised (PGO and LTO)"
+    else:
+        origin = "build options unknown"
+    return f"{executable}: {origin}"
 
 
 def _compiled_module() -> Any:
@@ -375,6 +391,7 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
     result: Dict[str, Any] = {
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
+        "build": describe_build(),
         "implementation": posonly.IMPLEMENTATION,
         "posonly": posonly.__version__,
         "quick": quick,
@@ -443,6 +460,8 @@ def format_report(result: Dict[str, Any]) -> str:
         f"{result['implementation']}, noise {100 * result['noise']:.1f}% "
         f"(median vs best of {result['repeats']} interleaved rounds), gc off"
     )
+    if "build" in result:
+        lines.append(f"interpreter: {result['build']}")
     lines.append("")
     lines.append("ns per call (best of the rounds), and each way of binding relative to the floor:")
     width = max(len(c["signature"]) for c in result["cases"]) + 2

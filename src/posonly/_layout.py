@@ -221,7 +221,9 @@ class Layout:
         :func:`inspect.signature`; a :class:`ValueError` or :class:`TypeError`
         from there propagates.
         """
-        if isinstance(obj, types.FunctionType):
+        # PyPy's builtins are functions too, with a code object of their own
+        # kind that does not know their signature.
+        if isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType:
             return cls._from_function(obj)
         if not callable(obj):
             raise TypeError(f"{type(obj).__name__!r} object is not callable")
