@@ -28,8 +28,9 @@ A wrapper is a plain function: on a class it is a method as any function is,
 with no Python-level ``__get__`` or ``__call__`` in the way.  A wrapper of a
 coroutine function is marked as one with :func:`inspect.markcoroutinefunction`
 (3.12 and later); before 3.12 a function cannot be marked, so the wrapper is a
-:class:`functools.partial` of the generated function whose ``func`` is the
-coroutine function: what :func:`inspect.iscoroutinefunction` looks through.
+:class:`functools.partial` of the coroutine function (what
+:func:`inspect.iscoroutinefunction` looks through) whose calls go to the
+generated function.
 A wrapper of a bound method is the generated function (with ``self`` first)
 bound to the same object, so that the interpreter counts ``self`` in its
 messages as it does for the method, and the values leave it out, as the
@@ -198,26 +199,21 @@ else:
     _Partial = functools.partial
 
 
-def _not_a_wrapper_attribute(self: Any) -> Any:
-    raise AttributeError("not an attribute of a Wrapper")
-
-
 class _CoroutineWrapper(_Partial):
     """A wrapper of a coroutine function where functions cannot be marked as
     coroutine functions (before 3.12): ``inspect.iscoroutinefunction`` looks
     through a partial to its ``func``, which here is the coroutine function,
     while calls go to the generated function."""
 
-    __slots__ = ()
+    __slots__ = ("_generated",)
 
-    @property
-    def func(self) -> Any:  # type: ignore[override]
-        wrapped = self.__dict__["__wrapped__"]
-        return getattr(wrapped, "__func__", wrapped)
+    def __new__(cls, coroutine_function: Callable[..., Any], generated: Callable[..., Any]) -> "_CoroutineWrapper":
+        self = super().__new__(cls, coroutine_function)
+        self._generated = generated
+        return self
 
-    # partial's own attributes are not a wrapper's: its keywords dict would
-    # even let a caller change every later call.
-    args = keywords = property(_not_a_wrapper_attribute)  # type: ignore[assignment]
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        return self._generated(*args, **kwargs)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         return self if instance is None else types.MethodType(self, instance)
@@ -232,6 +228,17 @@ class _CoroutineWrapper(_Partial):
         return f"<posonly.Wrapper {self.__qualname__} at {id(self):#x}>"
 
 
+def _coroutine_function_of(func: Any) -> Any:
+    """The function ``inspect.iscoroutinefunction`` finds in ``func``."""
+    while True:
+        if isinstance(func, types.MethodType):
+            func = func.__func__
+        elif isinstance(func, functools.partial):
+            func = func.func
+        else:
+            return func
+
+
 def _is_wrapper(obj: Any) -> bool:
     if type(obj) is types.MethodType:
         # Only a bound method's wrapper is itself a method; a wrapper looked
@@ -241,7 +248,7 @@ def _is_wrapper(obj: Any) -> bool:
     else:
         expected = _OF_FUNCTION
     if type(obj) is _CoroutineWrapper:
-        obj = super(_CoroutineWrapper, obj).func  # the generated function
+        obj = obj._generated
     return type(obj) is types.FunctionType and obj.__globals__.get(_MARK) is expected
 
 
@@ -290,7 +297,7 @@ def wrap(
         if _MARKS_COROUTINES:
             inspect.markcoroutinefunction(generated)  # type: ignore[attr-defined]
         else:
-            wrapper = _CoroutineWrapper(generated)
+            wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
