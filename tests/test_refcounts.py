@@ -21,7 +21,15 @@ if not hasattr(sys, "getrefcount"):
 import tracemalloc  # noqa: E402 - PyPy has none
 
 import posonly
-from oracle import Str, Value, interpreter_vectorcall, make_function, outcome, requires_vectorcall
+from oracle import (
+    Str,
+    Value,
+    interpreter_vectorcall,
+    make_function,
+    outcome,
+    requires_vectorcall,
+    same_object_tree,
+)
 from posonly import Layout
 
 CALLS = 1000
@@ -357,3 +365,56 @@ def test_the_inspect_drop_in_does_not_leak(case):
         lambda: sig.bind_partial(*call.args, **call.kwargs),
     ):
         assert_flat(run, watched, calls=CALLS // 2)
+
+
+# -- wrappers ---------------------------------------------------------------------
+
+def _handlers(kind, raising):
+    if kind == "before":
+        if raising:
+            def before(values):
+                raise LookupError("handler")
+            return {"before": before}
+        return {"before": lambda values: None}
+    if raising:
+        def around(proceed, values):
+            raise LookupError("handler")
+        return {"around": around}
+    return {"around": lambda proceed, values: proceed(values)}
+
+
+@pytest.mark.parametrize("raising", [False, True], ids=["handler-ok", "handler-raises"])
+@pytest.mark.parametrize("kind", ["before", "around"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_wrapped_calls_do_not_leak(impl, case, kind, raising):
+    call = Call(*CASES[case])
+    func = make_function(call.layout)
+    handlers = _handlers(kind, raising)
+    wrapper = impl.wrap(func, **handlers)
+    expected = outcome(lambda: func(*call.args, **call.kwargs))
+    got = outcome(lambda: wrapper(*call.args, **call.kwargs))
+    if expected[0] == "error":
+        assert got == expected
+    elif raising:
+        assert got[:2] == ("error", LookupError)
+    else:
+        assert got[0] == "ok" and same_object_tree(got[1], expected[1])
+    watched = call.watched() + [func, wrapper] + list(handlers.values())
+    assert_flat(lambda: wrapper(*call.args, **call.kwargs), watched)
+
+
+def test_proceed_errors_do_not_leak(impl):
+    call = Call(*CASES["ok-star"])
+    func = make_function(call.layout)
+    bad = [Value("x")], (Value("y"),), None
+    wrapper = impl.wrap(func, around=lambda proceed, values: [outcome(lambda: proceed(b)) for b in bad])
+    assert all(o[:2] == ("error", TypeError) for o in wrapper(*call.args, **call.kwargs))
+    assert_flat(lambda: wrapper(*call.args, **call.kwargs), call.watched() + [func, wrapper, *bad])
+
+
+def test_making_wrappers_does_not_leak(impl):
+    call = Call(*CASES["ok-keywords"])
+    func = make_function(call.layout)
+    handler = print
+    assert_flat(lambda: impl.wrap(func, before=handler), [func, handler, call.layout], calls=300)
+    assert_flat(lambda: impl.wrap(func, before=3), [func], calls=300)

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome, same_object_tree
 from posonly import Layout
-from test_refcounts import CASES, Call, assert_flat
 
 CALLS_PER_LAYOUT = 30
 
@@ -511,57 +510,3 @@ def test_wrap_refuses_bad_arguments(impl):
         with pytest.raises(TypeError) as info:
             call()
         assert words in str(info.value)
-
-
-# -- reference counts and memory ------------------------------------------------------------
-
-
-def _handlers(kind, raising):
-    if kind == "before":
-        if raising:
-            def before(values):
-                raise LookupError("handler")
-            return {"before": before}
-        return {"before": lambda values: None}
-    if raising:
-        def around(proceed, values):
-            raise LookupError("handler")
-        return {"around": around}
-    return {"around": lambda proceed, values: proceed(values)}
-
-
-@pytest.mark.parametrize("raising", [False, True], ids=["handler-ok", "handler-raises"])
-@pytest.mark.parametrize("kind", ["before", "around"])
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_wrapped_calls_do_not_leak(impl, case, kind, raising):
-    call = Call(*CASES[case])
-    func = make_function(call.layout)
-    handlers = _handlers(kind, raising)
-    wrapper = impl.wrap(func, **handlers)
-    expected = outcome(lambda: func(*call.args, **call.kwargs))
-    got = outcome(lambda: wrapper(*call.args, **call.kwargs))
-    if expected[0] == "error":
-        assert got == expected
-    elif raising:
-        assert got[:2] == ("error", LookupError)
-    else:
-        assert got[0] == "ok" and same_object_tree(got[1], expected[1])
-    watched = call.watched() + [func, wrapper] + list(handlers.values())
-    assert_flat(lambda: wrapper(*call.args, **call.kwargs), watched)
-
-
-def test_proceed_errors_do_not_leak(impl):
-    call = Call(*CASES["ok-star"])
-    func = make_function(call.layout)
-    bad = [Value("x")], (Value("y"),), None
-    wrapper = impl.wrap(func, around=lambda proceed, values: [outcome(lambda: proceed(b)) for b in bad])
-    assert all(o[:2] == ("error", TypeError) for o in wrapper(*call.args, **call.kwargs))
-    assert_flat(lambda: wrapper(*call.args, **call.kwargs), call.watched() + [func, wrapper, *bad])
-
-
-def test_making_wrappers_does_not_leak(impl):
-    call = Call(*CASES["ok-keywords"])
-    func = make_function(call.layout)
-    handler = print
-    assert_flat(lambda: impl.wrap(func, before=handler), [func, handler, call.layout], calls=300)
-    assert_flat(lambda: impl.wrap(func, before=3), [func], calls=300)
