@@ -8,7 +8,9 @@ C calls):
   cannot express;
 - ``_binder.pxi``: the ``Binder`` type, its general path and entry points;
 - ``_dropin.pxi``: the drop-in for ``inspect`` (``InspectPlan``,
-  ``SignatureMethod``, the patch's cache).
+  ``SignatureMethod``, the patch's cache);
+- ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
+  type in Cython, its calls in C).
 
 Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
 array and the keyword names straight to ``posonly_binder_vectorcall`` (C, in
@@ -25,11 +27,13 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memcpy
 
+import functools
 import inspect as _inspect_module
-from types import MethodType
+import sys
+from types import FunctionType, MethodType
 
 from posonly import _errors
-from posonly._common import NO_DEFAULT, Plan
+from posonly._common import NO_DEFAULT, Plan, make_binder
 from posonly._layout import MISSING, Layout
 
 cdef extern from "_binder.h":
@@ -56,6 +60,18 @@ cdef extern from "_binder.h":
     vectorcallfunc posonly_binder_vectorcall
     object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
                               Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
+
+cdef extern from "_wrapper.h":
+    ctypedef struct posonly_proceed_plan:
+        vectorcallfunc vectorcall
+        Py_ssize_t size, n_positional, varargs_slot, n_kwonly, varkw_slot
+    PyObject *posonly_wrapper_before(PyObject *binder, PyObject *func, PyObject *handler,
+                                     PyObject **args, size_t nargsf, PyObject *kwnames)
+    PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyObject *handler,
+                                     PyObject **args, size_t nargsf, PyObject *kwnames)
+    PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *func,
+                              PyObject *kwonly_names, PyObject *missing, PyObject *apply,
+                              PyObject **args, size_t nargsf, PyObject *kwnames)
 
 # The C-API with PyObject* where this module manages reference counts itself:
 # each store into a new tuple is "incref this pointer, store this pointer".
@@ -91,7 +107,10 @@ cdef extern from "Python.h":
     PyTypeObject *Py_TYPE(object o)
     bint PyObject_TypeCheck(object o, PyTypeObject *tp)
 
-__all__ = ["Binder", "InspectPlan", "SignatureMethod", "set_patch_cache", "set_signature_class"]
+__all__ = [
+    "Binder", "InspectPlan", "SignatureMethod", "Wrapper", "set_patch_cache",
+    "set_signature_class", "wrap",
+]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
@@ -124,3 +143,4 @@ cdef int _refuse_non_str_keys(PyObject *keywords) except -1:
 
 include "_binder.pxi"
 include "_dropin.pxi"
+include "_wrapper.pxi"
