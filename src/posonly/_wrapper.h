@@ -11,6 +11,40 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_binder.h"
+
+#if !defined(Py_TPFLAGS_HAVE_VECTORCALL) && defined(_Py_TPFLAGS_HAVE_VECTORCALL)
+#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+#endif
+
+/* PyObject_Vectorcall, with the callee's vectorcall slot read here: a
+   wrapper's call makes three calls, and on 3.12+ PyObject_Vectorcall is a
+   function of the interpreter's that also re-checks each result.  Objects
+   without the slot (None, say, in a wrapper the collector has cleared) go
+   the interpreter's way. */
+static inline PyObject *posonly_vectorcall(PyObject *callable, PyObject *const *args,
+                                           size_t nargsf, PyObject *kwnames) {
+    PyTypeObject *tp = Py_TYPE(callable);
+    if (PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) && tp->tp_vectorcall_offset > 0) {
+        vectorcallfunc call = *(vectorcallfunc *)((char *)callable + tp->tp_vectorcall_offset);
+        if (call != NULL) return call(callable, args, nargsf, kwnames);
+    }
+    return PyObject_Vectorcall(callable, args, nargsf, kwnames);
+}
+
+/* The binder's call, with posonly_binder_vectorcall called by name where it
+   is the binder's slot (always, but for a cleared wrapper), so that the
+   compiler can inline it. */
+static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *args,
+                                             size_t nargsf, PyObject *kwnames) {
+    PyTypeObject *tp = Py_TYPE(binder);
+    if (PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) && tp->tp_vectorcall_offset > 0
+            && *(vectorcallfunc *)((char *)binder + tp->tp_vectorcall_offset)
+               == posonly_binder_vectorcall)
+        return posonly_binder_vectorcall(binder, args, nargsf, kwnames);
+    return PyObject_Vectorcall(binder, args, nargsf, kwnames);
+}
+
 /* A call of wrap(func, before=handler): bind the caller's arguments into the
    locals tuple (the binder raises the interpreter's error for a call that
    does not bind), hand it to the handler, drop what that returns, then call
@@ -18,14 +52,16 @@
 static PyObject *posonly_wrapper_before(PyObject *binder, PyObject *func, PyObject *handler,
                                         PyObject *const *args, size_t nargsf,
                                         PyObject *kwnames) {
-    PyObject *values, *ignored;
-    values = PyObject_Vectorcall(binder, args, nargsf, kwnames);
+    PyObject *stack[2], *ignored;
+    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
     if (values == NULL) return NULL;
-    ignored = PyObject_CallOneArg(handler, values);
+    stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    stack[1] = values;
+    ignored = posonly_vectorcall(handler, stack + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     Py_DECREF(values);
     if (ignored == NULL) return NULL;
     Py_DECREF(ignored);
-    return PyObject_Vectorcall(func, args, nargsf, kwnames);
+    return posonly_vectorcall(func, args, nargsf, kwnames);
 }
 
 /* A call of wrap(func, around=handler): bind, then return
@@ -34,12 +70,12 @@ static PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyO
                                         PyObject *const *args, size_t nargsf,
                                         PyObject *kwnames) {
     PyObject *stack[3], *result;
-    PyObject *values = PyObject_Vectorcall(binder, args, nargsf, kwnames);
+    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
     if (values == NULL) return NULL;
     stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
     stack[1] = proceed;
     stack[2] = values;
-    result = PyObject_Vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    result = posonly_vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     Py_DECREF(values);
     return result;
 }
@@ -138,7 +174,7 @@ static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *fun
 
     if (n_dict == 0) {
         names = plan->n_kwonly ? kwonly_names : NULL;
-        result = PyObject_Vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
+        result = posonly_vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                      names);
         goto done;
     }
@@ -167,7 +203,7 @@ static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *fun
         k++;
     }
     if (k == plan->n_kwonly + n_dict) {
-        result = PyObject_Vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
+        result = posonly_vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                      names);
     }
   drop:

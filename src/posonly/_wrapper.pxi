@@ -78,6 +78,7 @@ cdef class Wrapper:
     cdef object _proceed  # around= only
     cdef bint _function_like  # before 3.12, a coroutine function's wrapper
     cdef dict __dict__
+    cdef object __weakref__  # as a function's
 
     def __cinit__(self, func, *, before=None, around=None):
         if not callable(func):
