@@ -12,15 +12,16 @@
 ``f(1, 2)``, ``f(1, b=2)`` and ``f(b=2, a=1)`` are three entries there.  Here
 the key is the call's values in parameter order, defaults filled in, so every
 way of passing the same values is one entry; parameters named in ``ignore``
-are left out of the key.  ``binder(func)`` analyses the signature once, at
-decoration time.  As with ``lru_cache``, every value in the key must be
+are left out of the key.  ``wrap(func, around=...)`` analyses the signature
+once, at decoration time; each call hands the locals tuple to the cache, which
+calls ``func`` through ``proceed`` only on a miss.  As with ``lru_cache``, every value in the key must be
 hashable; a call that does not fit the signature raises the interpreter's own
 ``TypeError``.  The cache is unbounded.
 
 Two versions of the same decorator, for comparison (``python -m posonly bench``
 measures one against the other):
 
-- ``posonly_version`` is :func:`memoize`, built on :func:`posonly.binder`;
+- ``posonly_version`` is :func:`memoize`, built on :func:`posonly.wrap`;
 - ``inspect_version`` is :func:`memoize_with_inspect`, built on
   :meth:`inspect.Signature.bind`.
 
@@ -37,7 +38,7 @@ import functools
 import inspect
 from typing import Any, Callable, Collection, Hashable, TypeVar, cast
 
-from posonly import binder
+from posonly import Layout, wrap
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,8 +53,7 @@ def memoize(*, ignore: Collection[str] = ()) -> Callable[[F], F]:
     """Cache the function's results by bound call, leaving ``ignore`` out of the key."""
 
     def decorate(func: F) -> F:
-        bind = binder(func)
-        layout = bind.layout
+        layout = Layout.from_callable(func)
         _check_ignored(func, layout.names, ignore)
         # The locals tuple itself is the key unless a slot must be left out
         # or is a ``**kwargs`` dict, which is keyed by its items.
@@ -62,19 +62,17 @@ def memoize(*, ignore: Collection[str] = ()) -> Callable[[F], F]:
         varkw = layout.varkw is not None and layout.varkw not in ignore
         cache: dict[Hashable, Any] = {}
 
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            values = bind(*args, **kwargs)
+        def cached(proceed: Callable[[tuple[Any, ...]], Any], values: tuple[Any, ...]) -> Any:
             key = values if whole else tuple([values[i] for i in keep])
             if varkw:
                 key = key[:-1] + (frozenset(key[-1].items()),)
             try:
                 return cache[key]
             except KeyError:
-                result = cache[key] = func(*args, **kwargs)
+                result = cache[key] = proceed(values)
                 return result
 
-        return cast(F, wrapper)
+        return cast(F, wrap(func, around=cached))
 
     return decorate
 

@@ -11,15 +11,15 @@
 
 Every call is recorded the same way however its arguments were passed: a dict
 of every parameter in signature order, defaults filled in, ``*args`` as a
-tuple and ``**kwargs`` as a dict.  ``binder(func)`` analyses the signature
-once, at decoration time; each call costs one ``bind.arguments(...)``.  A call
-that does not fit the signature raises the interpreter's own ``TypeError`` and
-is not recorded.
+tuple and ``**kwargs`` as a dict.  ``wrap(func, before=...)`` analyses the
+signature once, at decoration time; each call hands the locals tuple to the
+recorder, which names them.  A call that does not fit the signature raises
+the interpreter's own ``TypeError`` and is not recorded.
 
 Two versions of the same decorator, for comparison (``python -m posonly bench``
 measures one against the other):
 
-- ``posonly_version`` is :func:`trace`, built on :func:`posonly.binder`;
+- ``posonly_version`` is :func:`trace`, built on :func:`posonly.wrap`;
 - ``inspect_version`` is :func:`trace_with_inspect`, built on
   :meth:`inspect.Signature.bind`.
 
@@ -35,7 +35,7 @@ import functools
 import inspect
 from typing import Any, Callable, NamedTuple, TypeVar, cast
 
-from posonly import binder
+from posonly import Layout, wrap
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,15 +54,21 @@ def trace(record: Record) -> Callable[[F], F]:
     """Pass a :class:`Call` to ``record`` before each call of the function."""
 
     def decorate(func: F) -> F:
-        bind = binder(func)
+        layout = Layout.from_callable(func)
         name = func.__qualname__
+        # Each parameter's slot in the locals tuple, in signature order.
+        slots = {n: i for i, n in enumerate(layout.names)}
+        order = [(n, slots[n]) for n in layout.posonly + layout.positional]
+        if layout.varargs is not None:
+            order.append((layout.varargs, slots[layout.varargs]))
+        order += [(n, slots[n]) for n in layout.kwonly]
+        if layout.varkw is not None:
+            order.append((layout.varkw, slots[layout.varkw]))
 
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            record(Call(name, bind.arguments(*args, **kwargs)))
-            return func(*args, **kwargs)
+        def before(values: tuple[Any, ...]) -> None:
+            record(Call(name, {n: values[i] for n, i in order}))
 
-        return cast(F, wrapper)
+        return cast(F, wrap(func, before=before))
 
     return decorate
 

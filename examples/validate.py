@@ -7,15 +7,16 @@
     pay(-5)           # ValidationError: pay() argument 'amount' failed its check: -5
 
 Each rule is a predicate on one parameter's value, however that value was
-passed (by position, by keyword or by default).  ``binder(func)`` analyses the
-signature once, at decoration time; each call binds to the locals tuple and
-checks only the parameters that have rules.  A call that does not fit the
+passed (by position, by keyword or by default).  ``wrap(func, before=check)``
+analyses the signature once, at decoration time; each call hands ``check``
+the locals tuple, which checks only the parameters that have rules, and then
+``func`` runs with the caller's arguments.  A call that does not fit the
 signature raises the interpreter's own ``TypeError`` before any rule runs.
 
 Two versions of the same decorator, for comparison (``python -m posonly bench``
 measures one against the other):
 
-- ``posonly_version`` is :func:`validate`, built on :func:`posonly.binder`;
+- ``posonly_version`` is :func:`validate`, built on :func:`posonly.wrap`;
 - ``inspect_version`` is :func:`validate_with_inspect`, built on
   :meth:`inspect.Signature.bind`.
 
@@ -31,7 +32,7 @@ import functools
 import inspect
 from typing import Any, Callable, TypeVar, cast
 
-from posonly import binder
+from posonly import Layout, wrap
 
 F = TypeVar("F", bound=Callable[..., Any])
 Rule = Callable[[Any], bool]
@@ -56,20 +57,16 @@ def validate(**rules: Rule) -> Callable[[F], F]:
     """Check the named parameters' values with ``rules`` on every call."""
 
     def decorate(func: F) -> F:
-        bind = binder(func)
-        names = bind.layout.names  # the order of the locals tuple
+        names = Layout.from_callable(func).names  # the order of the locals tuple
         _check_rule_names(func, names, rules)
         checks = [(names.index(name), name, rule) for name, rule in rules.items()]
 
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            values = bind(*args, **kwargs)
+        def check(values: tuple[Any, ...]) -> None:
             for index, name, rule in checks:
                 if not rule(values[index]):
                     raise ValidationError(func.__qualname__, name, values[index])
-            return func(*args, **kwargs)
 
-        return cast(F, wrapper)
+        return cast(F, wrap(func, before=check))
 
     return decorate
 

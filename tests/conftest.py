@@ -36,6 +36,8 @@ def _load(name: str) -> types.SimpleNamespace:
         name=name,
         Binder=module.Binder,
         binder=lambda target: make_binder(module.Binder, target),
+        wrap=module.wrap,
+        Wrapper=module.Wrapper,
     )
 
 

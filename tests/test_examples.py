@@ -43,9 +43,9 @@ class Version:
 def version(request, monkeypatch):
     kind, _, implementation = request.param.partition("-")
     if implementation:
-        binder = _load(implementation).binder
+        wrap = _load(implementation).wrap
         for module in (validate, trace, memoize):
-            monkeypatch.setattr(module, "binder", binder)
+            monkeypatch.setattr(module, "wrap", wrap)
     return Version(kind)
 
 

@@ -33,9 +33,11 @@ MISTAKES = textwrap.dedent(
     Layout.parse(3)
     pure: bool = posonly.IMPLEMENTATION
     binder(f, 1)
+    posonly.wrap(f, before=1)
+    posonly.wrap(f, after=print)
     """
 )
-MISTAKE_LINES = {8, 9, 10, 11, 12, 13}
+MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15}
 
 
 def _mypy_available() -> bool:

@@ -16,7 +16,7 @@ else:
     from typing_extensions import assert_type
 
 import posonly
-from posonly import MISSING, Binder, Layout, binder
+from posonly import MISSING, Binder, Layout, Wrapper, binder, wrap
 
 
 def f(a: int, b: int, /, c: int, d: int = 4, *, e: int, g: int = 7) -> int:
@@ -78,6 +78,20 @@ def check() -> None:
 
     call: Callable[..., tuple[Any, ...]] = binder(g)
     assert call(1, 2, x=3) == ((1, 2), {"x": 3})
+
+    seen: list[tuple[Any, ...]] = []
+    checked = wrap(f, before=seen.append)
+    assert_type(checked, Wrapper)
+    assert checked(1, 2, 3, e=5) == 22 and seen == [values]
+    assert isinstance(checked, Wrapper)
+    assert checked.__wrapped__ is f and checked.__qualname__ == "f"
+
+    def around(proceed: Callable[[tuple[Any, ...]], Any], values: tuple[Any, ...]) -> Any:
+        return proceed(values[:2] + (0,) + values[3:])
+
+    assert wrap(f, around=around)(1, 2, 3, e=5) == 19
+    wrapped_g: Callable[..., int] = wrap(g, before=seen.append)
+    assert wrapped_g(1, x=2) == 3
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 ``binder(f)`` analyses a signature once and returns a binder whose calls map
 arguments onto the parameters exactly as the interpreter would, returning the
-locals tuple.  ``Layout`` is the analysed signature.  The binder is compiled
+locals tuple.  ``Layout`` is the analysed signature.  ``wrap(f, before=...)``
+and ``wrap(f, around=...)`` make a wrapper that hands each call's locals to a
+handler.  The binder is compiled
 with Cython when the extension is built; otherwise (or with
 ``POSONLY_PURE_PYTHON=1`` set before import, or off CPython) a pure-Python twin
 with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
@@ -24,19 +26,28 @@ __all__ = [
     "Binder",
     "Layout",
     "Signature",
+    "Wrapper",
     "binder",
     "patch_inspect",
     "signature",
     "unpatch_inspect",
+    "wrap",
 ]
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     # One source of truth for types: the pure twin carries the annotations,
-    # and the compiled Binder has the same API.
+    # and the compiled Binder and Wrapper have the same API.
     from ._bind_py import Binder as Binder
+    from ._wrap_py import Wrapper as Wrapper
+    from ._wrap_py import wrap as wrap
 else:
     Binder = _implementation.Binder
+    # A compiled module built without a Wrapper leaves wrapping to the twin.
+    from . import _bind_py as _twin
+
+    Wrapper = getattr(_implementation, "Wrapper", _twin.Wrapper)
+    wrap = getattr(_implementation, "wrap", _twin.wrap)
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 

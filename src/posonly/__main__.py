@@ -36,8 +36,10 @@ def _parser() -> argparse.ArgumentParser:
             "Time inspect.Signature.bind, the drop-in posonly.signature(f).bind (when "
             "available), the compiled binder (call, .bind, .vectorcall), the pure-Python "
             "binder and an exec-generated function called with *args, **kwargs, against the "
-            "floor; then PEP 570's question (cost by parameter kind) and a validating "
-            "decorator's overhead per call."
+            "floor; then PEP 570's question (cost by parameter kind), a validating "
+            "decorator's overhead per call, and what each way of wrapping a function "
+            "(functools.wraps def, wrapt, the binder recipe, posonly.wrap, inspect) adds "
+            "to a call."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import posonly
 from posonly._common import make_binder
 
-__all__ = ["CASES", "PEP570_CASES", "Case", "main_suite", "run"]
+__all__ = ["CASES", "PEP570_CASES", "WRAP_CASES", "Case", "main_suite", "run", "wrapping_suite"]
 
 UNROLL = 10  # calls per loop iteration: the loop's own cost is spread thin
 
@@ -309,6 +309,129 @@ def _validating_decorators() -> Dict[str, Callable[..., Any]]:
 DECORATOR_CALL = Case("validating decorator", "user, count=1, *, verbose=False", '"ann", 3, verbose=True')
 
 
+# The wrapping table: what a wrapper that sees each call's values adds to a
+# call, against the plain ``functools.wraps`` pass-through ``def``.
+WRAP_CASES: List[Case] = [
+    Case("one positional-only", "a, /", "1"),
+    Case("three by position", "a, b, c", "1, 2, 3"),
+    Case("mixed kinds", "a, b, /, c, d=4, *, e, g=7", "1, 2, 3, e=5"),
+    Case("five by keyword", "a, b, c, d, e", "a=1, b=2, c=3, d=4, e=5"),
+    Case("*args, **kwargs", "*args, **kwargs", "1, 2, x=3"),
+]
+
+# (column, title) in the order of the table.
+WRAP_COLUMNS: List[Tuple[str, str]] = [
+    ("bare", "the function itself, unwrapped"),
+    ("def", "functools.wraps pass-through def (*args, **kwargs)"),
+    ("wrapt", "wrapt pass-through @wrapt.decorator"),
+    ("recipe", "def + binder(f).bind(args, kwargs) + handler + bind.apply"),
+    ("before", "posonly.wrap(f, before=handler)"),
+    ("around", "posonly.wrap(f, around=handler), proceed(values)"),
+    ("pure before", "pure-Python wrap(f, before=handler)"),
+    ("pure around", "pure-Python wrap(f, around=handler)"),
+    ("inspect", "def + inspect.signature(f).bind(...) + handler"),
+]
+
+
+def _before_handler(values: tuple) -> None:
+    """A handler that looks at nothing: what is timed is the wrapping."""
+
+
+def _around_handler(proceed: Callable[[tuple], Any], values: tuple) -> Any:
+    return proceed(values)
+
+
+def _wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
+    """``f`` wrapped each way available here, each wrapper seeing the values."""
+    import functools
+
+    from posonly import _bind_py
+
+    @functools.wraps(f)
+    def pass_through(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+
+    out: Dict[str, Callable[..., Any]] = {"bare": f, "def": pass_through}
+    try:
+        import wrapt  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError:
+        pass
+    else:
+        @wrapt.decorator  # type: ignore[misc,unused-ignore]
+        def wrapt_pass_through(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            return wrapped(*args, **kwargs)
+
+        out["wrapt"] = wrapt_pass_through(f)
+
+    compiled = _compiled_module()
+    bind = make_binder(compiled.Binder if compiled is not None else _bind_py.Binder, f)
+
+    @functools.wraps(f)
+    def recipe(*args: Any, **kwargs: Any) -> Any:
+        values = bind.bind(args, kwargs)
+        _before_handler(values)
+        return bind.apply(f, values)
+
+    out["recipe"] = recipe
+    if compiled is not None and hasattr(compiled, "wrap"):
+        out["before"] = compiled.wrap(f, before=_before_handler)
+        out["around"] = compiled.wrap(f, around=_around_handler)
+    out["pure before"] = _bind_py.wrap(f, before=_before_handler)
+    out["pure around"] = _bind_py.wrap(f, around=_around_handler)
+    signature = inspect.signature(f)
+
+    @functools.wraps(f)
+    def with_inspect(*args: Any, **kwargs: Any) -> Any:
+        _before_handler(signature.bind(*args, **kwargs))
+        return f(*args, **kwargs)
+
+    out["inspect"] = with_inspect
+    return out
+
+
+def wrapping_suite(cases: Optional[Sequence[Case]] = None) -> List[Tuple[Case, Dict[str, Timer]]]:
+    """The timers of the wrapping table, case by case (columns present here only)."""
+    suite = []
+    for case in cases if cases is not None else WRAP_CASES:
+        f = case.function()
+        args, kwargs = case.arguments()
+        expected = f(*args, **kwargs)
+        timers = {}
+        for column, fn in _wrapped(f).items():
+            if fn(*args, **kwargs) != expected:
+                raise AssertionError(f"{column} {case.label}: not the function's result")
+            timers[column] = Timer(case, column, "fn({call})", fn)
+        suite.append((case, timers))
+    return suite
+
+
+def _wrapping_result(suite: List[Tuple[Case, Dict[str, Timer]]]) -> Dict[str, Any]:
+    """ns per call, overhead over the bare call, and overhead relative to the
+    pass-through def's, per case and as geometric means."""
+    columns = [c for c, _ in WRAP_COLUMNS if any(c in t for _, t in suite)]
+    cases = []
+    for case, timers in suite:
+        bare = timers["bare"].best
+        overhead = {c: t.best - bare for c, t in timers.items() if c != "bare"}
+        base = overhead["def"]
+        cases.append({
+            "name": case.name,
+            "signature": f"({case.params})",
+            "call": f"f({case.call})",
+            "ns": {c: round(t.best, 2) for c, t in timers.items()},
+            "overhead_ns": {c: round(v, 2) for c, v in overhead.items()},
+            "ratio": {c: round(v / base, 4) for c, v in overhead.items()},
+        })
+    return {
+        "columns": {c: title for c, title in WRAP_COLUMNS if c in columns},
+        "cases": cases,
+        "geomean": {
+            c: round(geomean([case["ratio"][c] for case in cases if c in case["ratio"]]), 4)
+            for c in columns if c != "bare"
+        },
+    }
+
+
 def main_suite(cases: Optional[Sequence[Case]] = None) -> List[Tuple[Case, Dict[str, Timer]]]:
     """The timers of the main table, case by case (columns present here only)."""
     suite = []
@@ -352,11 +475,13 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
     main = main_suite(cases)
     pep570 = _pep570_suite() if select is None else []
     decorator = _decorator_suite() if select is None else {}
+    wrapping = wrapping_suite() if select is None else []
 
     groups: List[Tuple[str, List[Timer]]] = [(case.name, list(t.values())) for case, t in main]
     groups += [(f"PEP 570: {kind} {passing}", list(t.values())) for kind, passing, _, t in pep570]
     if decorator:
         groups.append(("validating decorator", list(decorator.values())))
+    groups += [(f"wrapping: {case.name}", list(t.values())) for case, t in wrapping]
     bar = Progress(len(groups) * repeats, progress)
     was_enabled = gc.isenabled()
     gc.collect()
@@ -423,6 +548,8 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
                 name: round(t.best - bare, 2) for name, t in decorator.items() if name != "undecorated"
             },
         }
+    if wrapping:
+        result["wrapping"] = _wrapping_result(wrapping)
     return result
 
 
@@ -507,9 +634,41 @@ def format_report(result: Dict[str, Any]) -> str:
             if base and name != "inspect" and overhead > 0:
                 note = f"  ({base / overhead:.1f}x less than with inspect)"
             lines.append(f"  overhead per wrapped call with {name:<8}{overhead:>9.1f} ns{note}")
+    if result.get("wrapping"):
+        lines.append("")
+        lines.extend(_format_wrapping(result["wrapping"]))
     lines.append("")
     lines.append(f"({result['seconds']:.1f} s)")
     return "\n".join(lines)
+
+
+def _format_wrapping(wrapping: Dict[str, Any]) -> List[str]:
+    columns = [c for c in wrapping["columns"] if c != "bare"]
+    lines = [
+        "Wrapping: overhead per call (wrapped minus bare, ns), each relative to the "
+        "pass-through def's; every handler is a no-op",
+    ]
+    head = f"{'signature':<30}{'call':<28}{'bare ns':>8}{'def ns':>8}" + "".join(
+        f"{c:>12}" for c in columns if c != "def")
+    lines.append(head)
+    for case in wrapping["cases"]:
+        sig = case["signature"]
+        if len(sig) > 29:
+            sig = sig[:25] + "...)"
+        row = (f"{sig:<30}{case['call']:<28}{case['ns']['bare']:>8.1f}"
+               f"{case['overhead_ns']['def']:>8.1f}")
+        for c in columns:
+            if c != "def":
+                r = case["ratio"].get(c)
+                row += f"{'-':>12}" if r is None else f"{r:>11.2f}x"
+        lines.append(row)
+    row = f"{'geomean':<30}{'':<28}{'':>8}{'':>8}"
+    for c in columns:
+        if c != "def":
+            row += f"{wrapping['geomean'][c]:>11.2f}x"
+    lines.append(row)
+    lines.append("columns: " + "; ".join(f"{c} = {t}" for c, t in wrapping["columns"].items()))
+    return lines
 
 
 def plot(result: Dict[str, Any], path: str) -> None:

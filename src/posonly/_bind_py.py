@@ -236,3 +236,6 @@ class Binder(_Partial):
         if self._self is not _UNBOUND:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
+
+
+from ._wrap_py import Wrapper, wrap  # noqa: E402

@@ -178,6 +178,24 @@ class Plan:
         return f"{self.name}{self.layout}"
 
 
+def parameter_list(layout: Layout) -> str:
+    """``layout``'s parameters as a ``def`` writes them, without defaults
+    (``a, b, /, c, *args, e, **kw``): generated functions set
+    ``__defaults__`` and ``__kwdefaults__`` themselves."""
+    params = list(layout.posonly)
+    if params:
+        params.append("/")
+    params += layout.positional
+    if layout.varargs is not None:
+        params.append("*" + layout.varargs)
+    elif layout.kwonly:
+        params.append("*")
+    params += layout.kwonly
+    if layout.varkw is not None:
+        params.append("**" + layout.varkw)
+    return ", ".join(params)
+
+
 BinderT = TypeVar("BinderT")
 
 

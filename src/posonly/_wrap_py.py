@@ -1,0 +1,344 @@
+"""The pure-Python wrapper: the twin of the compiled ``Wrapper``.
+
+``wrap(func, before=...)`` and ``wrap(func, around=...)`` generate, once per
+wrapper, a function with ``func``'s own signature and defaults.  The
+interpreter binds each call to it, with its exact semantics, as fast as
+Python can bind, and with ``func``'s own messages (the function is named as
+``func`` is).  Its body hands the locals to the handler and calls ``func``;
+for ``def f(a, /, b=<default>, *args, c, **kw)``::
+
+    def f(a, /, b=<default>, *args, c, **kw):             # before=
+        _before((a, b, c, args, {**kw}))
+        return _func(a, b, *args, c=c, **kw)
+
+    def f(a, /, b=<default>, *args, c, **kw):             # around=
+        return _around(_proceed, (a, b, c, args, kw))
+
+    def proceed(values, /):                               # made once, too
+        if _type(values) is not _tuple or _len(values) != 5:
+            _invalid(values)
+        a, b, c, args, kw = values
+        return _func(a, b, *args, c=c, **kw)
+
+``before`` gets a copy of the ``**kwargs`` dict, so that ``func`` is called
+with the caller's keywords whatever ``before`` does with its values.  The
+helpers' names are chosen not to clash with the parameters'.
+
+A wrapper is a plain function: on a class it is a method as any function is,
+with no Python-level ``__get__`` or ``__call__`` in the way.  A wrapper of a
+coroutine function is marked as one with :func:`inspect.markcoroutinefunction`
+(3.12 and later); before 3.12 a function cannot be marked, so the wrapper is a
+:class:`functools.partial` of the coroutine function (what
+:func:`inspect.iscoroutinefunction` looks through) whose calls go to the
+generated function.
+A wrapper of a bound method is the generated function (with ``self`` first)
+bound to the same object, so that the interpreter counts ``self`` in its
+messages as it does for the method, and the values leave it out, as the
+method's binder does.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import types
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+
+from ._common import parameter_list
+from ._layout import Layout
+
+__all__ = ["Wrapper", "wrap"]
+
+_FILENAME = "<posonly.wrap>"  # what tracebacks show for a wrapper's frame
+_MARK = "__posonly_wrapper__"  # in a generated function's globals
+_OF_FUNCTION = object()  # the mark of a wrapper of a function
+_OF_BOUND_METHOD = object()  # the mark of a wrapper of a bound method
+_MARKS_COROUTINES = hasattr(inspect, "markcoroutinefunction")
+
+
+def _helper_names(layout: Layout, *bases: str) -> List[str]:
+    """A name per base (``_func``, ...) that no parameter has."""
+    taken = set(layout.names)
+    names = []
+    for base in bases:
+        name = "_" + base
+        while name in taken:
+            name = "_" + name
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+class _Shape:
+    """The source text of a wrapper's pieces: the locals tuple and the calls.
+
+    ``drop_self``: the function is a bound method's; the values leave its
+    ``self`` out (the first positional parameter, or else the first item of
+    ``*args``), as the method's binder does.
+    """
+
+    def __init__(self, layout: Layout, drop_self: bool) -> None:
+        positional = list(layout.posonly + layout.positional)
+        self.drop_first = drop_self and bool(positional)
+        self.drop_from_varargs = drop_self and not positional and layout.varargs is not None
+        self.layout = layout
+        self.positional = positional
+        # The values, in frame order, as names (proceed unpacks them).
+        self.out_names = (
+            positional[1:] if self.drop_first else positional
+        ) + list(layout.kwonly)
+        if layout.varargs is not None:
+            self.out_names.append(layout.varargs)
+        if layout.varkw is not None:
+            self.out_names.append(layout.varkw)
+
+    def values(self, copy_varkw: bool) -> str:
+        """The locals tuple, built from the wrapper's parameters."""
+        layout = self.layout
+        items = (self.positional[1:] if self.drop_first else self.positional) + list(layout.kwonly)
+        if layout.varargs is not None:
+            items.append(layout.varargs + ("[1:]" if self.drop_from_varargs else ""))
+        if layout.varkw is not None:
+            items.append("{**%s}" % layout.varkw if copy_varkw else layout.varkw)
+        return "(" + "".join(item + ", " for item in items) + ")"
+
+    def call(self, target: str, positional: List[str]) -> str:
+        """A call of ``target``: positionals by position, ``*args`` spread,
+        keyword-only by keyword, ``**kwargs`` merged."""
+        layout = self.layout
+        arguments = list(positional)
+        if layout.varargs is not None:
+            arguments.append("*" + layout.varargs)
+        arguments += [f"{name}={name}" for name in layout.kwonly]
+        if layout.varkw is not None:
+            arguments.append("**" + layout.varkw)
+        return f"{target}({', '.join(arguments)})"
+
+
+def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
+    """Run ``source`` (one ``def`` of a function called ``name``) in ``namespace``."""
+    exec(compile(source, _FILENAME, "exec"), namespace)
+    return namespace[name]
+
+
+def _invalid_values(size: int, name: str) -> Callable[[Any], None]:
+    def invalid(values: Any) -> None:
+        if type(values) is not tuple:
+            raise TypeError(f"proceed() needs a tuple of values, not {type(values).__name__}")
+        raise TypeError(f"proceed() needs {size} values for {name}(), got {len(values)}")
+
+    return invalid
+
+
+def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
+    """``proceed(values)``: check the tuple, unpack it, call ``target``."""
+    func, type_, tuple_, len_, invalid, values = _helper_names(
+        layout, "func", "type", "tuple", "len", "invalid", "values"
+    )
+    size = len(shape.out_names)
+    positional = shape.positional[1:] if shape.drop_first else shape.positional
+    unpack = f"    {''.join(n + ', ' for n in shape.out_names)}= {values}\n" if size else ""
+    source = (
+        f"def proceed({values}, /):\n"
+        f"    if {type_}({values}) is not {tuple_} or {len_}({values}) != {size}:\n"
+        f"        {invalid}({values})\n"
+        f"{unpack}"
+        f"    return {shape.call(func, positional)}\n"
+    )
+    namespace = {
+        func: target, type_: type, tuple_: tuple, len_: len,
+        invalid: _invalid_values(size, layout.name),
+    }
+    return _generate(source, namespace, "proceed")  # type: ignore[no-any-return]
+
+
+def _wrapper_function(
+    layout: Layout,
+    shape: _Shape,
+    function: Callable[..., Any],
+    target: Callable[..., Any],
+    before: Optional[Callable[[tuple], Any]],
+    around: Optional[Callable[..., Any]],
+    mark: object,
+) -> types.FunctionType:
+    """The generated function with ``layout``'s signature and defaults.
+
+    ``function`` is what ``before``'s wrapper calls with every parameter (for
+    a bound method, its function, ``self`` first); ``target`` what
+    ``proceed`` calls with the values."""
+    params = parameter_list(layout)
+    func, handler, proceed = _helper_names(layout, "func", "handler", "proceed")
+    namespace: Dict[str, Any] = {_MARK: mark, func: function}
+    if before is not None:
+        namespace[handler] = before
+        body = (
+            f"    {handler}({shape.values(copy_varkw=True)})\n"
+            f"    return {shape.call(func, shape.positional)}\n"
+        )
+    else:
+        namespace[handler] = around
+        namespace[proceed] = _proceed(layout, shape, target)
+        body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
+    generated = _generate(f"def wrapper({params}):\n{body}", namespace, "wrapper")
+    generated.__defaults__ = layout.defaults or None
+    generated.__kwdefaults__ = dict(layout._kwdefaults) or None
+    # The interpreter names a function in its call errors by __qualname__
+    # (3.10+; functools.update_wrapper sets it to func's) or by co_name (3.9).
+    generated.__qualname__ = layout.name
+    code_name = layout.name if sys.version_info < (3, 10) else getattr(function, "__name__", layout.name)
+    if not isinstance(code_name, str):
+        code_name = layout.name
+    generated.__code__ = generated.__code__.replace(co_name=code_name)
+    return generated  # type: ignore[no-any-return]
+
+
+if TYPE_CHECKING:
+    _Partial = functools.partial[Any]
+else:
+    _Partial = functools.partial
+
+
+class _CoroutineWrapper(_Partial):
+    """A wrapper of a coroutine function where functions cannot be marked as
+    coroutine functions (before 3.12): ``inspect.iscoroutinefunction`` looks
+    through a partial to its ``func``, which here is the coroutine function,
+    while calls go to the generated function."""
+
+    __slots__ = ("_generated",)
+
+    def __new__(cls, coroutine_function: Callable[..., Any], generated: Callable[..., Any]) -> "_CoroutineWrapper":
+        self = super().__new__(cls, coroutine_function)
+        self._generated = generated
+        return self
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        return self._generated(*args, **kwargs)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        return self if instance is None else types.MethodType(self, instance)
+
+    def __setstate__(self, state: Any) -> None:
+        raise TypeError("a Wrapper cannot be changed")
+
+    def __reduce__(self) -> str:  # type: ignore[override]
+        return self.__qualname__  # type: ignore[no-any-return]  # by reference, as a function
+
+    def __repr__(self) -> str:
+        return f"<posonly.Wrapper {self.__qualname__} at {id(self):#x}>"
+
+
+def _coroutine_function_of(func: Any) -> Any:
+    """The function ``inspect.iscoroutinefunction`` finds in ``func``."""
+    while True:
+        if isinstance(func, types.MethodType):
+            func = func.__func__
+        elif isinstance(func, functools.partial):
+            func = func.func
+        else:
+            return func
+
+
+def _is_wrapper(obj: Any) -> bool:
+    if type(obj) is types.MethodType:
+        # Only a bound method's wrapper is itself a method; a wrapper looked
+        # up on an instance is a method of a wrapper, as for any function.
+        obj = obj.__func__
+        expected = _OF_BOUND_METHOD
+    else:
+        expected = _OF_FUNCTION
+    if type(obj) is _CoroutineWrapper:
+        obj = obj._generated
+    return type(obj) is types.FunctionType and obj.__globals__.get(_MARK) is expected
+
+
+def _check_callable(value: Any, what: str) -> None:
+    if not callable(value):
+        raise TypeError(f"wrap() {what} must be callable, not {type(value).__name__}")
+
+
+def wrap(
+    func: Callable[..., Any],
+    *,
+    before: Optional[Callable[[Tuple[Any, ...]], Any]] = None,
+    around: Optional[Callable[[Callable[[Tuple[Any, ...]], Any], Tuple[Any, ...]], Any]] = None,
+) -> "Wrapper":
+    """Wrap ``func`` so that each call's values reach one handler.
+
+    ``before(values)`` gets the locals tuple of each call (frame order, as
+    ``binder(func)(...)`` returns it); what it returns is ignored, and then
+    ``func`` is called with the caller's arguments.  ``around(proceed,
+    values)`` gets the tuple and ``proceed``, which calls ``func`` with a
+    locals tuple (the same or another) and returns its result; the call
+    returns what ``around`` returns.  A call that does not bind raises
+    ``func``'s own ``TypeError`` before any handler runs.
+
+    Raises :class:`TypeError` if ``func`` or the handler is not callable, or
+    unless exactly one handler is given, and whatever
+    :func:`inspect.signature` raises for a callable without a signature.
+    """
+    _check_callable(func, "func")
+    if (before is None) == (around is None):
+        raise TypeError("wrap() takes exactly one handler: before= or around=")
+    _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
+    bound = isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType)
+    function = func.__func__ if bound else func  # type: ignore[attr-defined]
+    layout = Layout.from_callable(function)
+    shape = _Shape(layout, bound)
+    generated = _wrapper_function(
+        layout, shape, function, func, before, around, _OF_BOUND_METHOD if bound else _OF_FUNCTION
+    )
+    functools.update_wrapper(generated, func)
+    wrapper: Any = generated
+    if bound:
+        # inspect.signature of the bound wrapper: the function's, less self.
+        generated.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]
+    if inspect.iscoroutinefunction(func):
+        if _MARKS_COROUTINES:
+            inspect.markcoroutinefunction(generated)  # type: ignore[attr-defined]
+        else:
+            wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
+            wrapper.__dict__.update(generated.__dict__)
+            for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+                setattr(wrapper, attr, getattr(generated, attr))
+    if bound:
+        wrapper = types.MethodType(wrapper, func.__self__)  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[no-any-return]
+
+
+class _WrapperType(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return _is_wrapper(obj)
+
+    def __call__(  # type: ignore[override]
+        cls,
+        func: Callable[..., Any],
+        *,
+        before: Optional[Callable[[Tuple[Any, ...]], Any]] = None,
+        around: Optional[Callable[..., Any]] = None,
+    ) -> Any:
+        return wrap(func, before=before, around=around)
+
+
+class Wrapper(metaclass=_WrapperType):
+    """What :func:`wrap` returns: a callable with ``func``'s signature that
+    hands each call's values to a handler.
+
+    It looks as :func:`functools.wraps` makes a wrapper look (``__wrapped__``,
+    ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
+    ``__dict__``), is a method on a class, a coroutine function when ``func``
+    is one, and pickles by reference as a function does.  It holds no
+    per-call state.  In the pure-Python implementation a wrapper is a
+    generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
+    type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
+    ``wrap(func, before=...)``.
+    """
+
+    if TYPE_CHECKING:
+        __wrapped__: Callable[..., Any]
+        __name__: str
+        __qualname__: str
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+        def __get__(self, instance: Any, owner: Any = None) -> Any: ...
