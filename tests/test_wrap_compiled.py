@@ -210,7 +210,9 @@ def test_a_coroutine_functions_wrapper_is_one():
         assert type(w) is Wrapper
     assert not inspect.iscoroutinefunction(wrap(f, before=_seen))
     if sys.version_info < (3, 12):
-        # What makes inspect see it: isinstance(w, FunctionType) and __code__.
+        # What makes inspect see it: a partial (by __class__) of coro.
+        w = wrap(coro, before=_seen)
+        assert w.__class__ is functools.partial and w.func is coro
         assert wrap(f, before=_seen).__class__ is Wrapper
 
     class A:

@@ -30,7 +30,7 @@ from libc.string cimport memcpy
 import functools
 import inspect as _inspect_module
 import sys
-from types import FunctionType, MethodType
+from types import MethodType
 
 from posonly import _errors
 from posonly._common import NO_DEFAULT, Plan, make_binder
@@ -71,7 +71,7 @@ cdef extern from "_wrapper.h":
                                      PyObject **args, size_t nargsf, PyObject *kwnames)
     PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *func,
                               PyObject *kwonly_names, PyObject *missing, PyObject *apply,
-                              PyObject **args, size_t nargsf, PyObject *kwnames)
+                              PyObject *name, PyObject **args, size_t nargsf, PyObject *kwnames)
 
 # The C-API with PyObject* where this module manages reference counts itself:
 # each store into a new tuple is "incref this pointer, store this pointer".

@@ -118,7 +118,8 @@ static int posonly_is_kwonly_name(PyObject *key, PyObject *kwonly_names, Py_ssiz
    `apply(func, values)`, Plan.apply itself. */
 static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *func,
                                  PyObject *kwonly_names, PyObject *missing, PyObject *apply,
-                                 PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+                                 PyObject *name, PyObject *const *args, size_t nargsf,
+                                 PyObject *kwnames) {
     PyObject *small[POSONLY_PROCEED_STACK + 1];
     PyObject **stack = small, **out, *values, *varargs = NULL, *varkw = NULL;
     PyObject *names = NULL, *result = NULL, *key, *value;
@@ -138,8 +139,8 @@ static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *fun
         return NULL;
     }
     if (PyTuple_GET_SIZE(values) != plan->size) {
-        PyErr_Format(PyExc_TypeError, "proceed() needs a tuple of %zd values, got %zd",
-                     plan->size, PyTuple_GET_SIZE(values));
+        PyErr_Format(PyExc_TypeError, "proceed() needs %zd values for %S(), got %zd",
+                     plan->size, name, PyTuple_GET_SIZE(values));
         return NULL;
     }
     if (plan->n_kwonly && !PyTuple_CheckExact(kwonly_names)) {

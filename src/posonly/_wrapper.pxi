@@ -7,21 +7,24 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
-cdef object _FunctionType = FunctionType
 cdef object _update_wrapper = functools.update_wrapper
-# Before 3.12, inspect.iscoroutinefunction accepts only real functions
-# (isinstance(f, FunctionType), CO_COROUTINE in f.__code__.co_flags); from
-# 3.12 it honours inspect.markcoroutinefunction's marker.
+cdef object _partial = functools.partial
+# Before 3.12, inspect.iscoroutinefunction accepts only real functions with
+# CO_COROUTINE, looking through bound methods and functools.partial objects
+# (by isinstance) to the function; from 3.12 it honours
+# inspect.markcoroutinefunction's marker.
 cdef bint _MARKS_COROUTINES = sys.version_info >= (3, 12)
 
 
-def _coroutine_code(func):
-    """The code object whose flags make ``func`` a coroutine function, as
-    inspect finds it before 3.12 (through methods and partials)."""
-    while _inspect_module.ismethod(func):
-        func = func.__func__
-    func = functools._unwrap_partial(func)
-    return func.__code__
+def _coroutine_function_of(func):
+    """The function inspect.iscoroutinefunction looks at in ``func``."""
+    while True:
+        if _inspect_module.ismethod(func):
+            func = func.__func__
+        elif isinstance(func, _partial):
+            func = func.func
+        else:
+            return func
 
 
 @cython.final
@@ -34,6 +37,7 @@ cdef class Proceed:
     cdef object _func
     cdef tuple _kwonly_names
     cdef object _apply
+    cdef str _name  # the function's, for proceed's errors
 
     def __cinit__(self, func, Binder binder):
         plan = binder._plan
@@ -48,6 +52,7 @@ cdef class Proceed:
                 raise SystemError("posonly: keyword-only values out of place")
         self._func = func
         self._kwonly_names = tuple(name for name, _ in plan.out_kwonly)
+        self._name = plan.name
         self._apply = plan.apply
 
     def __repr__(self):
@@ -57,7 +62,8 @@ cdef class Proceed:
 cdef PyObject *_proceed_vectorcall(Proceed self, PyObject **args, size_t nargsf,
                                    PyObject *kwnames) noexcept:
     return posonly_proceed(&self._c, <PyObject *>self._func, <PyObject *>self._kwonly_names,
-                           _MISSING, <PyObject *>self._apply, args, nargsf, kwnames)
+                           _MISSING, <PyObject *>self._apply, <PyObject *>self._name,
+                           args, nargsf, kwnames)
 
 
 @cython.final
@@ -76,15 +82,15 @@ cdef class Wrapper:
     cdef object _func
     cdef object _handler
     cdef object _proceed  # around= only
-    cdef bint _function_like  # before 3.12, a coroutine function's wrapper
+    cdef bint _partial_like  # before 3.12, a coroutine function's wrapper
     cdef dict __dict__
     cdef object __weakref__  # as a function's
 
     def __cinit__(self, func, *, before=None, around=None):
         if not callable(func):
-            raise TypeError(f"wrap() needs a callable to wrap, not {type(func).__name__}")
+            raise TypeError(f"wrap() func must be callable, not {type(func).__name__}")
         if (before is None) == (around is None):
-            raise TypeError("wrap() needs exactly one handler: before= or around=")
+            raise TypeError("wrap() takes exactly one handler: before= or around=")
         handler = before if around is None else around
         if not callable(handler):
             kind = "before" if around is None else "around"
@@ -103,15 +109,18 @@ cdef class Wrapper:
             if _MARKS_COROUTINES:
                 _inspect_module.markcoroutinefunction(self)
             else:
-                setattr(self, "__code__", _coroutine_code(func))
-                self._function_like = True
+                # inspect looks through a partial (isinstance, so by
+                # __class__) to its func: here the coroutine function.
+                setattr(self, "func", _coroutine_function_of(func))
+                self._partial_like = True
 
     @property
     def __class__(self):
-        # Before 3.12, what makes inspect.iscoroutinefunction (through
-        # isinstance(self, FunctionType)) see a coroutine function's wrapper
-        # as one, with __code__ in the dict; type(self) is unchanged.
-        return _FunctionType if self._function_like else type(self)
+        # Before 3.12, a coroutine function's wrapper says it is a
+        # functools.partial, as the pure twin's is, so that
+        # inspect.iscoroutinefunction finds the function in its func;
+        # type(self) is unchanged.
+        return _partial if self._partial_like else type(self)
 
     def __get__(self, instance, owner):
         if instance is None:
