@@ -6,7 +6,8 @@ Environment switches (read at build time):
                                a failed build is an error, never a fallback
   POSONLY_DEBUG_BUILD=1        -O0 -g with C asserts on
   POSONLY_SANITIZE=1           AddressSanitizer and UndefinedBehaviorSanitizer
-  POSONLY_ANNOTATE=1           write the annotated src/posonly/_bind.html
+  POSONLY_ANNOTATE=1           write the annotated HTML beside each source file
+                               (src/posonly/_bind.html, _binder.html, ...)
 """
 
 import os
@@ -43,9 +44,18 @@ def _extensions():
         sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
         compile_args += sanitize + ["-g", "-UNDEBUG"]
         link_args += sanitize
+    # One module: _bind.pyx includes its .pxi files and C headers, which are
+    # found beside it.
+    source_dir = os.path.join("src", "posonly")
     extension = Extension(
         "posonly._bind",
-        ["src/posonly/_bind.pyx"],
+        [os.path.join(source_dir, "_bind.pyx")],
+        include_dirs=[source_dir],
+        depends=sorted(
+            os.path.join(source_dir, name)
+            for name in os.listdir(source_dir)
+            if name.endswith((".pxi", ".pxd", ".h"))
+        ),
         extra_compile_args=compile_args,
         extra_link_args=link_args,
         optional=not required,

@@ -1,0 +1,253 @@
+/* The compiled binder's hot path, in C: what runs on every call of a
+   Binder, and the few type patches Cython cannot express (a vectorcall slot
+   on instances, method-descriptor behaviour).  Included by _bind.pyx through
+   `cdef extern from "_binder.h"`; the declarations there must match. */
+
+#ifndef POSONLY_BINDER_H
+#define POSONLY_BINDER_H
+
+#include <Python.h>
+#include <string.h>
+
+#if !defined(Py_TPFLAGS_HAVE_VECTORCALL) && defined(_Py_TPFLAGS_HAVE_VECTORCALL)
+#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+#endif
+
+/* Make instances of `tp` callable through vectorcall: the function
+   pointer lives in each instance at `offset`.  tp_call must agree with it
+   (PyVectorcall_Call forwards to it), and callable() checks tp_call. */
+static int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) {
+    if (offset <= 0 || offset >= tp->tp_basicsize) {
+        PyErr_SetString(PyExc_SystemError, "posonly: bad vectorcall offset");
+        return -1;
+    }
+    tp->tp_vectorcall_offset = offset;
+    tp->tp_call = PyVectorcall_Call;
+    tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    PyType_Modified(tp);
+    return 0;
+}
+
+/* Instances behave as functions when looked up on a class: the
+   interpreter calls them with the instance first, binding no method. */
+static void posonly_declare_method_descriptor(PyTypeObject *tp) {
+    tp->tp_flags |= Py_TPFLAGS_METHOD_DESCRIPTOR;
+    PyType_Modified(tp);
+}
+
+/* A new tuple holding new references to items[0:n]. */
+static PyObject *posonly_tuple_from_array(PyObject *const *items, Py_ssize_t n) {
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(result, i, items[i]);
+    }
+    return result;
+}
+
+/* A binder's result before keywords and defaults fill it: `size` slots,
+   the first positionals of `args` (up to `argcount`) copied in, the
+   *args tuple and a new **kwargs dict in their slots where those are >= 0,
+   every other slot NULL.  The containers are made first: once the result
+   exists nothing allocates an object the collector tracks.  Written in C
+   because it runs on every call and must inline without reference-count
+   traffic. */
+static inline PyObject *posonly_new_locals(
+        Py_ssize_t size, PyObject *const *args, Py_ssize_t nargs,
+        Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot) {
+    PyObject *extra = NULL, *kwargs = NULL, *out;
+    Py_ssize_t n = nargs < argcount ? nargs : argcount;
+    if (varargs_slot >= 0) {
+        extra = posonly_tuple_from_array(args + n, nargs - n);
+        if (extra == NULL) return NULL;
+    }
+    if (varkw_slot >= 0) {
+        kwargs = PyDict_New();
+        if (kwargs == NULL) goto error;
+    }
+    out = PyTuple_New(size);
+    if (out == NULL) goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(out, i, args[i]);
+    }
+    if (extra != NULL) PyTuple_SET_ITEM(out, varargs_slot, extra);
+    if (kwargs != NULL) PyTuple_SET_ITEM(out, varkw_slot, kwargs);
+    return out;
+  error:
+    Py_XDECREF(extra);
+    Py_XDECREF(kwargs);
+    return NULL;
+}
+
+static int posonly_str_eq(PyObject *a, PyObject *b);
+
+/* What the fast path reads of a binder: one C struct inside it, whose
+   first member is the vectorcall pointer the interpreter reads, so the
+   vectorcall function finds the rest beside it. */
+typedef PyObject *(*posonly_general_fn)(PyObject *self, PyObject *const *args,
+                                         Py_ssize_t nargs, PyObject *kwnames);
+typedef struct {
+    vectorcallfunc vectorcall;
+    posonly_general_fn general;  /* the general path, for every other call */
+    int bound;  /* a bound method's binder: always the general path */
+    /* A call with plain_min <= nargs <= plain_max positionals and no
+       keywords binds by copying them and filling the rest from `fill`;
+       plain_max is -1 where no call does (*args, **kwargs, self, or a
+       keyword-only parameter without a default). */
+    Py_ssize_t plain_min, plain_max;
+    Py_ssize_t n_posonly, argcount, total_args, n_locals;
+    Py_ssize_t varargs_slot, varkw_slot;  /* -1 where the layout has none */
+    PyObject **names;  /* the parameter names, frame order (interned) */
+    PyObject **fill;   /* per parameter slot: its default, or no_default */
+    PyObject *no_default;
+} posonly_plan;
+
+/* Not an object: posonly_fast_bind's answer for "take the general path". */
+static char posonly_slow_token;
+#define POSONLY_SLOW ((PyObject *)&posonly_slow_token)
+
+/* Store the keyword arguments into `out`: 0 when done, 1 for the general
+   path (a keyword that is not an exact str, names no parameter and has no
+   **kwargs to go to, or names one already given), -1 with an exception
+   set.  Positional-only names are never matched by keyword (PEP 570);
+   identity first, then equality, as the interpreter does.  Apart from
+   posonly_fast_bind so that its positional calls stay small. */
+static int posonly_store_keywords(const posonly_plan *plan, PyObject *out,
+                                  PyObject *const *values, PyObject *kwnames) {
+    Py_ssize_t j, k, first = plan->n_posonly, total = plan->total_args;
+    PyObject *const *names = plan->names;
+    PyObject *varkw = plan->varkw_slot >= 0 ? PyTuple_GET_ITEM(out, plan->varkw_slot) : NULL;
+    for (k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *keyword = PyTuple_GET_ITEM(kwnames, k);
+        for (j = first; j < total && names[j] != keyword; j++) {}
+        if (j == total) {
+            if (!PyUnicode_CheckExact(keyword)) return 1;
+            for (j = first; j < total; j++) {
+                int equal = posonly_str_eq(keyword, names[j]);
+                if (equal < 0) return -1;
+                if (equal) break;
+            }
+            if (j == total) {
+                if (varkw == NULL) return 1;
+                if (PyDict_SetItem(varkw, keyword, values[k]) < 0) return -1;
+                continue;
+            }
+        }
+        if (PyTuple_GET_ITEM(out, j) != NULL) return 1;
+        Py_INCREF(values[k]);
+        PyTuple_SET_ITEM(out, j, values[k]);
+    }
+    return 0;
+}
+
+/* initialize_locals for the calls that bind without a problem: keywords
+   that are exact str, each naming a parameter not yet given or going to
+   **kwargs, and every parameter not given having a default.  Returns the
+   locals tuple (a new reference), or NULL with an exception set (out of
+   memory), or POSONLY_SLOW with nothing changed for every other call:
+   the general path then binds it from scratch, with the interpreter's
+   errors in the interpreter's order.  Written in C because it is the
+   whole cost of a call: no reference-count traffic, few registers to
+   save, every field read once.  Nothing here runs Python code: exact str
+   compare and hash are C, and **kwargs holds only exact str keys. */
+static inline PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject *const *args,
+                                          Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t i, argcount = plan->argcount;
+    PyObject *out;
+    if (plan->bound || (nargs > argcount && plan->varargs_slot < 0)) return POSONLY_SLOW;
+    out = posonly_new_locals(plan->n_locals, args, nargs, argcount,
+                             plan->varargs_slot, plan->varkw_slot);
+    if (out == NULL) return NULL;
+    if (kwnames != NULL) {
+        int status = posonly_store_keywords(plan, out, args + nargs, kwnames);
+        if (status != 0) {
+            Py_DECREF(out);
+            return status < 0 ? NULL : POSONLY_SLOW;
+        }
+    }
+    for (i = nargs < argcount ? nargs : argcount; i < plan->total_args; i++) {
+        if (PyTuple_GET_ITEM(out, i) == NULL) {
+            PyObject *value = plan->fill[i];
+            if (value == plan->no_default) {
+                Py_DECREF(out);
+                return POSONLY_SLOW;
+            }
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(out, i, value);
+        }
+    }
+    return out;
+}
+
+/* Every call but the plain positional one: the fast path, else the
+   general path (_binder_general, which raises the interpreter's errors). */
+static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_plan *plan,
+                                                PyObject *const *args, Py_ssize_t nargs,
+                                                PyObject *kwnames) {
+    PyObject *out;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) kwnames = NULL;
+    out = posonly_fast_bind(plan, args, nargs, kwnames);
+    if (out != POSONLY_SLOW) return out;
+    return plan->general(self, args, nargs, kwnames);
+}
+
+/* The interpreter's call of a Binder lands here: nargs positionals in
+   args, then one value per name in kwnames (NULL when there are none).
+   The commonest call, positionals only into a layout with no *args,
+   **kwargs or self, where every parameter not given has a default
+   (plain_min <= nargs <= plain_max), takes the shortest path there is:
+   measured, each instruction saved here is a visible share of a call. */
+static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args,
+                                           size_t nargsf, PyObject *kwnames) {
+    const posonly_plan *plan =
+        (const posonly_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
+    Py_ssize_t i, nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max) {
+        PyObject *out = PyTuple_New(plan->total_args);
+        if (out == NULL) return NULL;
+        for (i = 0; i < nargs; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(out, i, args[i]);
+        }
+        for (; i < plan->total_args; i++) {
+            Py_INCREF(plan->fill[i]);
+            PyTuple_SET_ITEM(out, i, plan->fill[i]);
+        }
+        return out;
+    }
+    return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
+}
+
+/* Hands a new reference (or NULL with an exception set) to Cython. */
+static inline PyObject *posonly_steal(PyObject *o) { return o; }
+
+/* The offset of a writable object slot (a __slots__ member), or -1. */
+#if PY_VERSION_HEX < 0x030C0000
+#include "structmember.h"
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
+static Py_ssize_t posonly_slot_offset(PyObject *descriptor) {
+    if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
+    PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+    if (member->type != Py_T_OBJECT_EX || (member->flags & Py_READONLY)) return -1;
+    return member->offset;
+}
+
+/* Equality of two exact str objects, as str.__eq__ decides it, without a
+   Python-level call: canonical strings are equal when their kind, length
+   and bytes are. */
+static int posonly_str_eq(PyObject *a, PyObject *b) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(a) < 0 || PyUnicode_READY(b) < 0) return -1;
+#endif
+    Py_ssize_t length = PyUnicode_GET_LENGTH(a);
+    if (length != PyUnicode_GET_LENGTH(b)) return 0;
+    int kind = PyUnicode_KIND(a);
+    if (kind != (int)PyUnicode_KIND(b)) return 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)length * kind) == 0;
+}
+
+#endif /* POSONLY_BINDER_H */

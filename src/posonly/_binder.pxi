@@ -1,0 +1,382 @@
+# The Binder: a layout's compiled binder (included by _bind.pyx).
+
+@cython.final
+cdef class Binder:
+    """Binds call arguments to a layout's parameters, as the interpreter does.
+
+    Calling the binder binds its arguments and returns the locals tuple: the
+    parameters' values in frame order (``Layout.names``), defaults filled in,
+    ``*args`` a tuple and ``**kwargs`` a new dict.  Errors are the
+    interpreter's ``TypeError`` s, word for word.  Build one with
+    :func:`posonly.binder`.
+    """
+
+    cdef posonly_plan _c  # its vectorcall pointer is read by the interpreter on every call
+    cdef readonly object layout
+    cdef object _plan
+    cdef object _name
+    cdef object _bound_self
+    cdef tuple _names  # frame order, interned: keywords match by identity first
+    cdef tuple _defaults
+    cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
+    cdef tuple _posonly
+    cdef tuple _keyword_candidates
+    cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
+    # n_posonly, argcount, total_args, n_locals, varargs_slot, varkw_slot and
+    # bound live in _c, where the C fast path reads them.
+    cdef Py_ssize_t n_kwonly, ndefaults
+    # The drop-in's calls with no keywords and _c.plain_min <= nargs <=
+    # max_positional need no names; max_positional is -1 when none is (a
+    # bound method, or a keyword-only parameter without a default).
+    cdef Py_ssize_t max_positional
+    # arguments(): the output's names in signature order and their slots
+    cdef tuple _argument_names
+    cdef Py_ssize_t *_argument_slots
+
+    def __cinit__(self, layout, bound_self=_UNBOUND):
+        self._c.vectorcall = posonly_binder_vectorcall
+        self._c.general = <void *>_binder_general
+        plan = Plan(layout, bound_self is not _UNBOUND)
+        self.layout = layout
+        self._plan = plan
+        self._name = plan.name
+        self._bound_self = bound_self
+        self._names = layout.names
+        self._defaults = layout.defaults
+        self._kwdefaults = plan.kwdefault_by_slot
+        self._posonly = layout.posonly
+        self._keyword_candidates = plan.keyword_candidates
+        self.n_kwonly = plan.n_kwonly
+        self.ndefaults = plan.ndefaults
+        first_default = plan.argcount - plan.ndefaults
+        self._fill = ((NO_DEFAULT,) * first_default + tuple(layout.defaults)
+                      + tuple(plan.kwdefault_by_slot))
+        self._c.bound = plan.bound
+        self._c.n_posonly = plan.n_posonly
+        self._c.argcount = plan.argcount
+        self._c.total_args = plan.total_args
+        self._c.n_locals = plan.n_locals
+        self._c.varargs_slot = plan.varargs_slot
+        self._c.varkw_slot = plan.varkw_slot
+        self._c.names = tuple_items(<PyObject *>self._names, 0)  # kept alive by self
+        self._c.fill = tuple_items(<PyObject *>self._fill, 0)
+        self._c.no_default = _NO_DEFAULT
+        self._c.plain_min = first_default
+        self._c.plain_max = (-1 if plan.bound or plan.varargs_slot >= 0 or plan.varkw_slot >= 0
+                             or NO_DEFAULT in plan.kwdefault_by_slot else plan.argcount)
+        if plan.bound or NO_DEFAULT in plan.kwdefault_by_slot:
+            self.max_positional = -1
+        elif plan.varargs_slot >= 0:
+            self.max_positional = PY_SSIZE_T_MAX
+        else:
+            self.max_positional = plan.argcount
+        self._argument_names = tuple(name for name, _ in plan.arguments_order)
+        self._argument_slots = _slot_array([slot for _, slot in plan.arguments_order])
+
+    def __dealloc__(self):
+        PyMem_Free(self._argument_slots)
+
+    # -- the core --------------------------------------------------------------
+
+    cdef inline object _new_locals(self, PyObject **args, Py_ssize_t nargs):
+        """The result tuple with the positionals copied in and the ``*args``
+        and ``**kwargs`` containers in their slots; every other slot NULL.
+
+        The result tuple doubles as the locals array: a NULL slot is a local not
+        filled yet, and a tuple with NULL slots deallocates safely.  Before any
+        Python code can run while it has holes (a str subclass's __eq__ or
+        __hash__, the error messages), _hide takes it from the collector, where
+        gc.get_objects() or gc.get_referrers() would hand it to Python code."""
+        return posonly_new_locals(self._c.n_locals, args, nargs, self._c.argcount,
+                                  self._c.varargs_slot, self._c.varkw_slot)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef object _bind(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject *kwdict, bint partial, bint exact_keys):
+        """The locals for ``nargs`` positionals in ``args`` and keywords given
+        either as ``kwnames`` (values follow the positionals in ``args``) or as
+        ``kwdict``; NULL for none.  The steps are initialize_locals'.  With
+        ``exact_keys``, a ``kwdict`` key that is not an exact str returns None
+        (the caller must check the keys first)."""
+        cdef Py_ssize_t argcount = self._c.argcount
+        cdef Py_ssize_t i, k, first_default, missing
+        cdef Py_ssize_t pos = 0
+        cdef PyObject *key
+        cdef PyObject *value
+        cdef object out = self._new_locals(args, nargs)
+        cdef PyObject *o = <PyObject *>out
+        cdef PyObject *varkw = PyTuple_GET_ITEM(o, self._c.varkw_slot) if self._c.varkw_slot >= 0 else NULL
+        cdef int hidden = 0  # _store_keyword took `out` from the collector
+
+        if kwnames != NULL:
+            for k in range(PyTuple_GET_SIZE(kwnames)):
+                hidden |= self._store_keyword(o, varkw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k], kwnames)
+        elif kwdict != NULL:
+            while PyDict_Next(kwdict, &pos, &key, &value):
+                if exact_keys and not PyUnicode_CheckExact(key):
+                    return None
+                hidden |= self._store_keyword(o, varkw, key, value, kwdict)
+
+        if nargs > argcount and self._c.varargs_slot < 0:
+            self._hide(o)
+            raise self._too_many_positional(o, nargs)
+
+        if nargs < argcount:
+            first_default = argcount - self.ndefaults
+            missing = 0
+            for i in range(nargs, first_default):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    if partial:
+                        Py_INCREF(_MISSING)
+                        PyTuple_SET_ITEM(o, i, _MISSING)
+                    else:
+                        missing += 1
+            if missing:
+                self._hide(o)
+                raise self._missing_arguments(o, "positional", 0, first_default)
+            for i in range(nargs if nargs > first_default else first_default, argcount):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    value = PyTuple_GET_ITEM(<PyObject *>self._defaults, i - first_default)
+                    Py_INCREF(value)
+                    PyTuple_SET_ITEM(o, i, value)
+
+        if self.n_kwonly:
+            missing = 0
+            for i in range(argcount, self._c.total_args):
+                if PyTuple_GET_ITEM(o, i) == NULL:
+                    value = PyTuple_GET_ITEM(<PyObject *>self._kwdefaults, i - argcount)
+                    if value == _NO_DEFAULT:
+                        if not partial:
+                            missing += 1
+                            continue
+                        value = _MISSING
+                    Py_INCREF(value)
+                    PyTuple_SET_ITEM(o, i, value)
+            if missing:
+                self._hide(o)
+                raise self._missing_arguments(o, "keyword-only", argcount, self._c.total_args)
+        if hidden:
+            PyObject_GC_Track(o)
+        return out
+
+    cdef inline bint _hide(self, PyObject *out) noexcept:
+        """Take a half-built result from the collector (the empty tuple is
+        shared and never tracked); whether it was taken."""
+        if self._c.n_locals:
+            PyObject_GC_UnTrack(out)
+        return self._c.n_locals != 0
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef inline int _store_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
+                                   PyObject *value, PyObject *all_keywords) except -1:
+        """Store one keyword argument; 1 if ``out`` was taken from the
+        collector on the way, else 0.
+
+        The hot case, a keyword identical to a parameter name, is here; every
+        other case is _store_other_keyword's (an identical name is a str, so
+        the interpreter's "keywords must be strings" check comes first there)."""
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
+        cdef Py_ssize_t j
+        # Positional-only names are never matched by keyword (PEP 570).
+        for j in range(self._c.n_posonly, self._c.total_args):
+            if names[j] == keyword:
+                if PyTuple_GET_ITEM(out, j) != NULL:
+                    self._multiple_values(out, keyword, all_keywords)
+                Py_INCREF(value)
+                PyTuple_SET_ITEM(out, j, value)
+                return 0
+        return self._store_other_keyword(out, varkw, keyword, value, all_keywords)
+
+    cdef int _store_other_keyword(self, PyObject *out, PyObject *varkw, PyObject *keyword,
+                                  PyObject *value, PyObject *all_keywords) except -1:
+        # A keyword not identical to any name: the interpreter's slow pass,
+        # keyword == name with the keyword on the left.
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
+        cdef Py_ssize_t j
+        cdef int hidden = 0
+        if PyUnicode_CheckExact(keyword):
+            # An exact str's __eq__ runs no Python code: compare in C.
+            for j in range(self._c.n_posonly, self._c.total_args):
+                if posonly_str_eq(keyword, names[j]):
+                    break
+            else:
+                j = -1
+        elif PyUnicode_Check(keyword):
+            hidden = self._hide(out)  # its __eq__ and __hash__ are Python code
+            j = self._match_str_subclass(keyword)
+        else:
+            self._hide(out)
+            _refuse_non_str_keys(all_keywords)
+            raise _errors.keywords_must_be_strings(self._name)
+        if j < 0:
+            if varkw == NULL:
+                self._hide(out)
+                _refuse_non_str_keys(all_keywords)
+                raise _errors.unexpected_keyword(
+                    self._name, self._posonly, <object>all_keywords,
+                    self._keyword_candidates, <object>keyword)
+            PyDict_SetItem(varkw, keyword, value)
+            return hidden
+        if PyTuple_GET_ITEM(out, j) != NULL:
+            self._multiple_values(out, keyword, all_keywords)
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(out, j, value)
+        return hidden
+
+    cdef int _multiple_values(self, PyObject *out, PyObject *keyword, PyObject *all_keywords) except -1:
+        self._hide(out)
+        _refuse_non_str_keys(all_keywords)
+        raise _errors.multiple_values(self._name, <object>keyword)
+
+    cdef Py_ssize_t _match_str_subclass(self, PyObject *keyword) except -2:
+        # A str subclass's __eq__ may be Python code, so it is called.
+        cdef PyObject **names = tuple_items(<PyObject *>self._names, 0)
+        cdef Py_ssize_t j
+        for j in range(self._c.n_posonly, self._c.total_args):
+            if PyObject_RichCompareBool(keyword, names[j], Py_EQ):
+                return j
+        return -1
+
+    # -- the cold paths: the interpreter's messages -----------------------------
+
+    cdef object _too_many_positional(self, PyObject *out, Py_ssize_t given):
+        cdef Py_ssize_t i, kwonly_given = 0
+        for i in range(self._c.argcount, self._c.total_args):
+            if PyTuple_GET_ITEM(out, i) != NULL:
+                kwonly_given += 1
+        return _errors.too_many_positional(
+            self._name, self._c.argcount, self.ndefaults, given, kwonly_given)
+
+    cdef object _missing_arguments(self, PyObject *out, str kind, Py_ssize_t start, Py_ssize_t end):
+        cdef Py_ssize_t i
+        names = [self._names[i] for i in range(start, end) if PyTuple_GET_ITEM(out, i) == NULL]
+        return _errors.missing_arguments(self._name, kind, names)
+
+    # -- the entry points ------------------------------------------------------
+
+    cdef inline object _entry(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                              PyObject *kwdict, bint partial, bint exact_keys):
+        """Bind, putting a bound method's ``self`` first and leaving it out of
+        the result, as calling the bound method does."""
+        cdef PyObject *values
+        if kwdict == NULL:
+            # Most calls bind without a problem: posonly_fast_bind answers
+            # them, and sends every other call down the general path.
+            values = posonly_fast_bind(&self._c, args, nargs, kwnames)
+            if values != POSONLY_SLOW:
+                return posonly_steal(values)
+        if not self._c.bound:
+            return self._bind(args, nargs, kwnames, kwdict, partial, exact_keys)
+        return self._entry_bound(args, nargs, kwnames, kwdict, partial)
+
+    cdef object _entry_bound(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                             PyObject *kwdict, bint partial):
+        cdef Py_ssize_t total = nargs + (PyTuple_GET_SIZE(kwnames) if kwnames != NULL else 0)
+        cdef PyObject **stack = <PyObject **>PyMem_Malloc((total + 1) * sizeof(PyObject *))
+        if stack == NULL:
+            raise MemoryError()
+        stack[0] = <PyObject *>self._bound_self
+        if total:
+            memcpy(stack + 1, args, total * sizeof(PyObject *))
+        try:
+            values = self._bind(stack, nargs + 1, kwnames, kwdict, partial, False)
+        finally:
+            PyMem_Free(stack)
+        return self._plan.drop_self(values)
+
+    def bind(self, args=(), kwargs=None):
+        """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""
+        cdef PyObject *key
+        cdef PyObject *value
+        cdef Py_ssize_t pos = 0
+        cdef bint exact_keys = True
+        if type(args) is not tuple:
+            args = self._plan.star_args(args)
+        if kwargs is None or (type(kwargs) is dict and PyDict_GET_SIZE(<PyObject *>kwargs) == 0):
+            return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
+                               NULL, NULL, False, False)
+        if type(kwargs) is dict:
+            # One walk over the dict when every key is an exact str, the usual
+            # case; a key that is not (None on return) sends the call down the
+            # checked path below.  A binding error met on the way first makes
+            # sure no key is a non-str (_refuse_non_str_keys), which the
+            # interpreter would have refused before binding anything.
+            values = self._entry(tuple_items(<PyObject *>args, 0),
+                                 PyTuple_GET_SIZE(<PyObject *>args),
+                                 NULL, <PyObject *>kwargs, False, True)
+            if values is not None:
+                return values
+        if kwargs is not None:
+            if type(kwargs) is not dict:
+                kwargs = self._plan.star_kwargs(kwargs)
+            # The interpreter refuses non-str keys before binding anything.
+            while PyDict_Next(<PyObject *>kwargs, &pos, &key, &value):
+                if not PyUnicode_Check(key):
+                    raise _errors.dict_keywords_must_be_strings()
+                exact_keys = exact_keys and PyUnicode_CheckExact(key)
+            if not exact_keys:
+                # A str subclass's __eq__ runs Python code, which could change
+                # the caller's dict under us: bind from a private copy.
+                kwargs = PyDict_Copy(<PyObject *>kwargs)
+        return self._entry(tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
+                           NULL, <PyObject *>kwargs if kwargs else NULL, False, False)
+
+    def vectorcall(self, stack, kwnames=None):
+        """Bind a vectorcall: ``stack`` holds the positional values, then one
+        value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
+        cdef Py_ssize_t nkw = 0
+        if type(stack) is tuple and kwnames is None:
+            pass
+        elif (type(stack) is tuple and type(kwnames) is tuple
+              and PyTuple_GET_SIZE(<PyObject *>kwnames) <= PyTuple_GET_SIZE(<PyObject *>stack)):
+            nkw = PyTuple_GET_SIZE(<PyObject *>kwnames)
+        else:
+            stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
+            nkw = len(kwnames) if kwnames is not None else 0
+        return self._entry(tuple_items(<PyObject *>stack, 0), PyTuple_GET_SIZE(<PyObject *>stack) - nkw,
+                           <PyObject *>kwnames if nkw else NULL, NULL, False, False)
+
+    def partial(self, *args, **kwargs):
+        """Like a call, but required parameters not given are :data:`MISSING`."""
+        return self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
+                           <PyObject *>kwargs if kwargs else NULL, True, False)
+
+    def arguments(self, *args, **kwargs):
+        """Bind the call; return a dict of name to value in signature order."""
+        values = self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
+                             <PyObject *>kwargs if kwargs else NULL, False, False)
+        cdef dict arguments = {}
+        cdef Py_ssize_t i
+        for i in range(PyTuple_GET_SIZE(<PyObject *>self._argument_names)):
+            PyDict_SetItem(<PyObject *>arguments,
+                           PyTuple_GET_ITEM(<PyObject *>self._argument_names, i),
+                           PyTuple_GET_ITEM(<PyObject *>values, self._argument_slots[i]))
+        return arguments
+
+    def apply(self, func, values):
+        """Call ``func`` with a locals tuple: positionals by position,
+        ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
+        return self._plan.apply(func, values)
+
+    def __repr__(self):
+        return f"<posonly.Binder {self._plan.describe()}>"
+
+    def __reduce__(self):
+        if self._c.bound:
+            raise TypeError("a bound method's binder cannot be pickled")
+        return (Binder, (self.layout,))
+
+
+
+cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames):
+    # A call posonly_fast_bind did not answer: bind it in full, errors and all.
+    if not self._c.bound:
+        return self._bind(args, nargs, kwnames, NULL, False, False)
+    return self._entry_bound(args, nargs, kwnames, NULL, False)
+
+
+cdef Binder _probe = Binder(Layout())
+posonly_install_vectorcall(<PyTypeObject *>Binder,
+                           <Py_ssize_t>(<char *>&_probe._c.vectorcall - <char *><PyObject *>_probe))

@@ -1,0 +1,224 @@
+/* The hot path of posonly.wrap, in C: a wrapper's call (bind, then the
+   handler) and proceed's call (a locals tuple back to a call of the
+   function).  Included by _bind.pyx through `cdef extern from "_wrapper.h"`;
+   the declarations there must match.  Every object is reached through
+   PyObject_Vectorcall, which refuses what is not callable, so a wrapper whose
+   fields the collector has cleared (to None) raises instead of crashing. */
+
+#ifndef POSONLY_WRAPPER_H
+#define POSONLY_WRAPPER_H
+
+#include <Python.h>
+#include <string.h>
+
+#include "_binder.h"
+
+#if !defined(Py_TPFLAGS_HAVE_VECTORCALL) && defined(_Py_TPFLAGS_HAVE_VECTORCALL)
+#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+#endif
+
+/* PyObject_Vectorcall, with the callee's vectorcall slot read here: a
+   wrapper's call makes three calls, and on 3.12+ PyObject_Vectorcall is a
+   function of the interpreter's that also re-checks each result.  Objects
+   without the slot (None, say, in a wrapper the collector has cleared) go
+   the interpreter's way. */
+static inline PyObject *posonly_vectorcall(PyObject *callable, PyObject *const *args,
+                                           size_t nargsf, PyObject *kwnames) {
+    PyTypeObject *tp = Py_TYPE(callable);
+    if (PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) && tp->tp_vectorcall_offset > 0) {
+        vectorcallfunc call = *(vectorcallfunc *)((char *)callable + tp->tp_vectorcall_offset);
+        if (call != NULL) return call(callable, args, nargsf, kwnames);
+    }
+    return PyObject_Vectorcall(callable, args, nargsf, kwnames);
+}
+
+/* The binder's call, with posonly_binder_vectorcall called by name where it
+   is the binder's slot (always, but for a cleared wrapper), so that the
+   compiler can inline it. */
+static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *args,
+                                             size_t nargsf, PyObject *kwnames) {
+    PyTypeObject *tp = Py_TYPE(binder);
+    if (PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) && tp->tp_vectorcall_offset > 0
+            && *(vectorcallfunc *)((char *)binder + tp->tp_vectorcall_offset)
+               == posonly_binder_vectorcall)
+        return posonly_binder_vectorcall(binder, args, nargsf, kwnames);
+    return PyObject_Vectorcall(binder, args, nargsf, kwnames);
+}
+
+/* A call of wrap(func, before=handler): bind the caller's arguments into the
+   locals tuple (the binder raises the interpreter's error for a call that
+   does not bind), hand it to the handler, drop what that returns, then call
+   func with the caller's own arguments, untouched. */
+static PyObject *posonly_wrapper_before(PyObject *binder, PyObject *func, PyObject *handler,
+                                        PyObject *const *args, size_t nargsf,
+                                        PyObject *kwnames) {
+    PyObject *stack[2], *ignored;
+    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    if (values == NULL) return NULL;
+    stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    stack[1] = values;
+    ignored = posonly_vectorcall(handler, stack + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(values);
+    if (ignored == NULL) return NULL;
+    Py_DECREF(ignored);
+    return posonly_vectorcall(func, args, nargsf, kwnames);
+}
+
+/* A call of wrap(func, around=handler): bind, then return
+   handler(proceed, values). */
+static PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyObject *handler,
+                                        PyObject *const *args, size_t nargsf,
+                                        PyObject *kwnames) {
+    PyObject *stack[3], *result;
+    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    if (values == NULL) return NULL;
+    stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    stack[1] = proceed;
+    stack[2] = values;
+    result = posonly_vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(values);
+    return result;
+}
+
+/* What proceed needs to know of a binder's output: `size` values; the first
+   `n_positional` go by position, then the items of the *args tuple at
+   `varargs_slot`; the `n_kwonly` keyword-only values follow the positional
+   ones in the tuple and go by keyword; the items of the **kwargs dict at
+   `varkw_slot` go by keyword after them.  Slots are -1 where there is none. */
+typedef struct {
+    vectorcallfunc vectorcall;
+    Py_ssize_t size, n_positional, varargs_slot, n_kwonly, varkw_slot;
+} posonly_proceed_plan;
+
+/* Arguments up to this many go on the C stack. */
+#define POSONLY_PROCEED_STACK 16
+
+/* Is `key` (an exact str) one of the keyword-only names? */
+static int posonly_is_kwonly_name(PyObject *key, PyObject *kwonly_names, Py_ssize_t n_kwonly) {
+    Py_ssize_t j;
+    for (j = 0; j < n_kwonly; j++) {
+        PyObject *name = PyTuple_GET_ITEM(kwonly_names, j);
+        if (name == key) return 1;
+        {
+            int equal = PyUnicode_Compare(key, name) == 0;
+            if (equal) return 1;
+            if (PyErr_Occurred()) return -1;
+        }
+    }
+    return 0;
+}
+
+/* proceed(values): call func with the locals tuple, positionals by position,
+   *args spread, keyword-only by keyword, **kwargs merged, through one
+   vectorcall whose keyword names are `kwonly_names` (made once) unless
+   **kwargs has items.  A tuple of the wrong type or size is refused here;
+   what Plan.apply answers differently from a plain call (MISSING among the
+   values, an *args that is not a tuple, a **kwargs that is not a dict or
+   whose keys are not all exact str or repeat a keyword-only name) goes to
+   `apply(func, values)`, Plan.apply itself. */
+static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *func,
+                                 PyObject *kwonly_names, PyObject *missing, PyObject *apply,
+                                 PyObject *name, PyObject *const *args, size_t nargsf,
+                                 PyObject *kwnames) {
+    PyObject *small[POSONLY_PROCEED_STACK + 1];
+    PyObject **stack = small, **out, *values, *varargs = NULL, *varkw = NULL;
+    PyObject *names = NULL, *result = NULL, *key, *value;
+    Py_ssize_t i, n_extra = 0, n_dict = 0, npos, total, pos = 0, k;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+
+    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_Format(PyExc_TypeError,
+                     "proceed() takes exactly one argument, the values tuple (%zd given)",
+                     nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0));
+        return NULL;
+    }
+    values = args[0];
+    if (!PyTuple_CheckExact(values)) {
+        PyErr_Format(PyExc_TypeError, "proceed() needs a tuple of values, not %.200s",
+                     Py_TYPE(values)->tp_name);
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(values) != plan->size) {
+        PyErr_Format(PyExc_TypeError, "proceed() needs %zd values for %S(), got %zd",
+                     plan->size, name, PyTuple_GET_SIZE(values));
+        return NULL;
+    }
+    if (plan->n_kwonly && !PyTuple_CheckExact(kwonly_names)) {
+        PyErr_SetString(PyExc_TypeError, "proceed() of a cleared wrapper");
+        return NULL;
+    }
+    if (plan->varargs_slot >= 0) {
+        varargs = PyTuple_GET_ITEM(values, plan->varargs_slot);
+        if (!PyTuple_CheckExact(varargs)) goto apply;
+        n_extra = PyTuple_GET_SIZE(varargs);
+    }
+    if (plan->varkw_slot >= 0) {
+        varkw = PyTuple_GET_ITEM(values, plan->varkw_slot);
+        if (!PyDict_CheckExact(varkw)) goto apply;
+        n_dict = PyDict_GET_SIZE(varkw);
+    }
+    for (i = 0; i < plan->n_positional + plan->n_kwonly; i++) {
+        if (PyTuple_GET_ITEM(values, i) == missing) goto apply;
+    }
+
+    npos = plan->n_positional + n_extra;
+    total = npos + plan->n_kwonly + n_dict;
+    if (total > POSONLY_PROCEED_STACK) {
+        stack = (PyObject **)PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
+        if (stack == NULL) return PyErr_NoMemory();
+    }
+    out = stack + 1;  /* out[-1] is scratch for the callee */
+    for (i = 0; i < plan->n_positional; i++) out[i] = PyTuple_GET_ITEM(values, i);
+    for (i = 0; i < n_extra; i++) out[plan->n_positional + i] = PyTuple_GET_ITEM(varargs, i);
+    for (i = 0; i < plan->n_kwonly; i++)
+        out[npos + i] = PyTuple_GET_ITEM(values, plan->n_positional + i);
+
+    if (n_dict == 0) {
+        names = plan->n_kwonly ? kwonly_names : NULL;
+        result = posonly_vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                     names);
+        goto done;
+    }
+    /* **kwargs has items: the names are the keyword-only ones, then its
+       keys; its values are held while the call runs (the dict may change). */
+    names = PyTuple_New(plan->n_kwonly + n_dict);
+    if (names == NULL) goto done;
+    for (i = 0; i < plan->n_kwonly; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwonly_names, i);
+        Py_INCREF(name);
+        PyTuple_SET_ITEM(names, i, name);
+    }
+    k = plan->n_kwonly;
+    while (PyDict_Next(varkw, &pos, &key, &value)) {
+        int repeated;
+        if (!PyUnicode_CheckExact(key)) break;
+        repeated = posonly_is_kwonly_name(key, kwonly_names, plan->n_kwonly);
+        if (repeated != 0) {
+            if (repeated < 0) goto drop;
+            break;
+        }
+        Py_INCREF(key);
+        PyTuple_SET_ITEM(names, k, key);
+        Py_INCREF(value);
+        out[npos + k] = value;
+        k++;
+    }
+    if (k == plan->n_kwonly + n_dict) {
+        result = posonly_vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                     names);
+    }
+  drop:
+    for (i = plan->n_kwonly; i < k; i++) Py_DECREF(out[npos + i]);
+    Py_DECREF(names);
+    if (k != plan->n_kwonly + n_dict && !PyErr_Occurred()) {
+        if (stack != small) PyMem_Free(stack);
+        goto apply;
+    }
+  done:
+    if (stack != small) PyMem_Free(stack);
+    return result;
+  apply:
+    return PyObject_CallFunctionObjArgs(apply, func, values, NULL);
+}
+
+#endif /* POSONLY_WRAPPER_H */

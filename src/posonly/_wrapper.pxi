@@ -1,0 +1,175 @@
+# posonly.wrap: a wrapper that binds each call (included by _bind.pyx).
+#
+# A Wrapper is called through vectorcall: the slot is a C function of
+# _wrapper.h, which binds the caller's array with the wrapper's Binder (its C
+# fast path, or its general path for errors), then runs the handler.  The
+# Cython slot functions below only read the wrapper's fields and hand them to
+# C: they return the C answer as is, so an exception raised on the way
+# reaches the caller with no frame of this module added.
+
+cdef object _update_wrapper = functools.update_wrapper
+cdef object _partial = functools.partial
+# Before 3.12, inspect.iscoroutinefunction accepts only real functions with
+# CO_COROUTINE, looking through bound methods and functools.partial objects
+# (by isinstance) to the function; from 3.12 it honours
+# inspect.markcoroutinefunction's marker.
+cdef bint _MARKS_COROUTINES = sys.version_info >= (3, 12)
+
+
+def _coroutine_function_of(func):
+    """The function inspect.iscoroutinefunction looks at in ``func``."""
+    while True:
+        if _inspect_module.ismethod(func):
+            func = func.__func__
+        elif isinstance(func, _partial):
+            func = func.func
+        else:
+            return func
+
+
+@cython.final
+cdef class Proceed:
+    """``proceed(values)``: call the wrapped function with a locals tuple,
+    as ``Binder.apply`` does.  One per wrapper, made with it; holds no
+    per-call state."""
+
+    cdef posonly_proceed_plan _c  # its vectorcall pointer is read by the interpreter
+    cdef object _func
+    cdef tuple _kwonly_names
+    cdef object _apply
+    cdef str _name  # the function's, for proceed's errors
+
+    def __cinit__(self, func, Binder binder):
+        plan = binder._plan
+        self._c.vectorcall = <vectorcallfunc>_proceed_vectorcall
+        self._c.size = plan.out_size
+        self._c.n_positional = plan.out_positional
+        self._c.varargs_slot = plan.out_varargs
+        self._c.n_kwonly = len(plan.out_kwonly)
+        self._c.varkw_slot = plan.out_varkw
+        for i, (_, slot) in enumerate(plan.out_kwonly):
+            if slot != plan.out_positional + i:  # the C side reads them there
+                raise SystemError("posonly: keyword-only values out of place")
+        self._func = func
+        self._kwonly_names = tuple(name for name, _ in plan.out_kwonly)
+        self._name = plan.name
+        self._apply = plan.apply
+
+    def __repr__(self):
+        return f"<posonly proceed of {self._func!r}>"
+
+
+cdef PyObject *_proceed_vectorcall(Proceed self, PyObject **args, size_t nargsf,
+                                   PyObject *kwnames) noexcept:
+    return posonly_proceed(&self._c, <PyObject *>self._func, <PyObject *>self._kwonly_names,
+                           _MISSING, <PyObject *>self._apply, <PyObject *>self._name,
+                           args, nargsf, kwnames)
+
+
+@cython.final
+cdef class Wrapper:
+    """A function wrapped by :func:`wrap`: each call binds its arguments to the
+    function's parameters, then runs the handler.
+
+    Looks as :func:`functools.wraps` would make it (``__wrapped__``,
+    ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__dict__``),
+    binds as a method on a class, is a coroutine function when the function
+    is, and pickles by reference as a function does.
+    """
+
+    cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
+    cdef object _binder
+    cdef object _func
+    cdef object _handler
+    cdef object _proceed  # around= only
+    cdef bint _partial_like  # before 3.12, a coroutine function's wrapper
+    cdef dict __dict__
+    cdef object __weakref__  # as a function's
+
+    def __cinit__(self, func, *, before=None, around=None):
+        if not callable(func):
+            raise TypeError(f"wrap() func must be callable, not {type(func).__name__}")
+        if (before is None) == (around is None):
+            raise TypeError("wrap() takes exactly one handler: before= or around=")
+        handler = before if around is None else around
+        if not callable(handler):
+            kind = "before" if around is None else "around"
+            raise TypeError(f"wrap() {kind}= must be callable, not {type(handler).__name__}")
+        self._binder = make_binder(Binder, func)
+        self._func = func
+        self._handler = handler
+        if around is None:
+            self._vectorcall = <vectorcallfunc>_wrapper_before_vectorcall
+            self._proceed = None
+        else:
+            self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
+            self._proceed = Proceed(func, self._binder)
+        _update_wrapper(self, func)
+        if _inspect_module.iscoroutinefunction(func):
+            if _MARKS_COROUTINES:
+                _inspect_module.markcoroutinefunction(self)
+            else:
+                # inspect looks through a partial (isinstance, so by
+                # __class__) to its func: here the coroutine function.
+                setattr(self, "func", _coroutine_function_of(func))
+                self._partial_like = True
+
+    @property
+    def __class__(self):
+        # Before 3.12, a coroutine function's wrapper says it is a
+        # functools.partial, as the pure twin's is, so that
+        # inspect.iscoroutinefunction finds the function in its func;
+        # type(self) is unchanged.
+        return _partial if self._partial_like else type(self)
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return MethodType(self, instance)
+
+    def __reduce__(self):
+        return self.__qualname__
+
+    def __repr__(self):
+        return f"<posonly.Wrapper of {self._func!r}>"
+
+
+cdef PyObject *_wrapper_before_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
+                                          PyObject *kwnames) noexcept:
+    return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
+                                  <PyObject *>self._handler, args, nargsf, kwnames)
+
+
+cdef PyObject *_wrapper_around_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
+                                          PyObject *kwnames) noexcept:
+    return posonly_wrapper_around(<PyObject *>self._binder, <PyObject *>self._proceed,
+                                  <PyObject *>self._handler, args, nargsf, kwnames)
+
+
+def wrap(func, *, before=None, around=None):
+    """Wrap ``func`` so that each call binds its arguments to ``func``'s
+    parameters and runs exactly one handler.
+
+    ``before(values)`` gets the locals tuple (frame order, as a binder returns
+    it); what it returns is ignored, then ``func`` is called with the caller's
+    own arguments.  ``around(proceed, values)`` gets a callable and the locals
+    tuple, and the call returns what it returns; ``proceed(values)`` calls
+    ``func`` with a locals tuple.  A call that does not bind raises the
+    interpreter's ``TypeError`` for ``func`` before any handler runs.  Raises
+    ``TypeError`` unless exactly one handler is given, or when ``func`` or the
+    handler is not callable.
+    """
+    return Wrapper(func, before=before, around=around)
+
+
+cdef Proceed _proceed_probe = Proceed(len, Binder(Layout()))
+posonly_install_vectorcall(
+    <PyTypeObject *>Proceed,
+    <Py_ssize_t>(<char *>&_proceed_probe._c.vectorcall - <char *><PyObject *>_proceed_probe))
+_proceed_probe = None
+cdef Wrapper _wrapper_probe = Wrapper(lambda: None, before=len)
+posonly_install_vectorcall(
+    <PyTypeObject *>Wrapper,
+    <Py_ssize_t>(<char *>&_wrapper_probe._vectorcall - <char *><PyObject *>_wrapper_probe))
+posonly_declare_method_descriptor(<PyTypeObject *>Wrapper)
+_wrapper_probe = None
