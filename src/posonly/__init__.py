@@ -43,11 +43,8 @@ if TYPE_CHECKING:
     from ._wrap_py import wrap as wrap
 else:
     Binder = _implementation.Binder
-    # A compiled module built without a Wrapper leaves wrapping to the twin.
-    from . import _bind_py as _twin
-
-    Wrapper = getattr(_implementation, "Wrapper", _twin.Wrapper)
-    wrap = getattr(_implementation, "wrap", _twin.wrap)
+    Wrapper = _implementation.Wrapper
+    wrap = _implementation.wrap
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
