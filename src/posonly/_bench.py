@@ -90,6 +90,7 @@ PEP570_CASES: List[Tuple[str, str, Case]] = [
 # the column's callable, ``{call}`` the case's literal arguments.
 COLUMNS: List[Tuple[str, str, str]] = [
     ("floor", "fn({call})", "plain def, literal call"),
+    ("c-floor", "fn({call})", "a C callable that builds the same tuple with no matching"),
     ("binder", "fn({call})", "binder(f)(...)"),
     ("bind", "fn.bind(args, kwargs)", "binder(f).bind(args, kwargs)"),
     ("vectorcall", "fn.vectorcall(stack, kwnames)", "binder(f).vectorcall(stack, kwnames)"),
@@ -134,6 +135,8 @@ def _callables(case: Case) -> Dict[str, Any]:
     if compiled is not None:
         b = make_binder(compiled.Binder, f)
         out.update(binder=b, bind=b, vectorcall=b)
+        args, kwargs = case.arguments()
+        out["c-floor"] = compiled.TupleFloor(f(*args, **kwargs))
     out["pure"] = make_binder(_bind_py.Binder, f)
     out["exec"] = f
     if hasattr(posonly, "signature"):
@@ -541,6 +544,9 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
         ratios = [c["ratio"][column] for c in result["cases"] if column in c["ratio"]]
         result["geomean"][column] = round(geomean(ratios), 4)
         result["worst"][column] = round(max(ratios), 4)
+    if "c-floor" in columns:
+        result["binder_vs_c_floor"] = round(
+            geomean([c["ns"]["binder"] / c["ns"]["c-floor"] for c in result["cases"]]), 4)
     for column in ("binder", "drop-in", "patched"):
         if column in columns and "inspect" in columns:
             result[f"{column}_vs_inspect"] = round(
@@ -573,7 +579,8 @@ def run(quick: bool = False, select: Optional[str] = None, progress: bool = True
 # -- reporting ------------------------------------------------------------------
 
 _HEADS = {
-    "floor": "floor", "binder": "binder", "bind": ".bind", "vectorcall": ".vcall",
+    "floor": "floor", "c-floor": "C copy", "binder": "binder", "bind": ".bind",
+    "vectorcall": ".vcall",
     "pure": "pure", "exec": "exec", "drop-in": "drop-in", "patched": "patched",
     "inspect": "inspect",
 }
@@ -621,6 +628,10 @@ def format_report(result: Dict[str, Any]) -> str:
     lines.append("columns: " + "; ".join(f"{_HEADS[c]} = {t}" for c, t in result["columns"].items()))
     faster = [("binder", "binder(f)(...)"), ("drop-in", "posonly.signature(f).bind(...)"),
               ("patched", "inspect's bind after patch_inspect()")]
+    if "binder_vs_c_floor" in result:
+        lines.append(
+            f"binder(f)(...) costs {result['binder_vs_c_floor']:.2f}x what the C copy does "
+            "(geomean over the cases)")
     for column, title in faster:
         if f"{column}_vs_inspect" in result:
             lines.append(

@@ -56,8 +56,17 @@ cdef extern from "_binder.h":
     PyObject *POSONLY_SLOW
     PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
                                 PyObject *kwnames)
+    PyObject *posonly_fast_bind_dict(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
+                                     PyObject *kwdict)
+    PyObject *posonly_call_binder "posonly_binder_vectorcall"(PyObject *self, PyObject **args,
+                                                               size_t nargsf, PyObject *kwnames)
     object posonly_steal(PyObject *o)
     vectorcallfunc posonly_binder_vectorcall
+    ctypedef struct posonly_floor_plan:
+        vectorcallfunc vectorcall
+        PyObject **fill
+        Py_ssize_t size
+    vectorcallfunc posonly_floor_vectorcall
     object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
                               Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
 

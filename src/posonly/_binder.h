@@ -108,36 +108,59 @@ typedef struct {
 static char posonly_slow_token;
 #define POSONLY_SLOW ((PyObject *)&posonly_slow_token)
 
-/* Store the keyword arguments into `out`: 0 when done, 1 for the general
+/* Store one keyword argument into `out`: 0 when done, 1 for the general
    path (a keyword that is not an exact str, names no parameter and has no
-   **kwargs to go to, or names one already given), -1 with an exception
-   set.  Positional-only names are never matched by keyword (PEP 570);
-   identity first, then equality, as the interpreter does.  Apart from
-   posonly_fast_bind so that its positional calls stay small. */
+   **kwargs (`varkw`) to go to, or names one already given), -1 with an
+   exception set.  Positional-only names are never matched by keyword
+   (PEP 570); identity first, then equality, as the interpreter does. */
+static inline int posonly_store_keyword(const posonly_plan *plan, PyObject *out,
+                                        PyObject *varkw, PyObject *keyword, PyObject *value) {
+    Py_ssize_t j, first = plan->n_posonly, total = plan->total_args;
+    PyObject *const *names = plan->names;
+    for (j = first; j < total && names[j] != keyword; j++) {}
+    if (j == total) {
+        if (!PyUnicode_CheckExact(keyword)) return 1;
+        for (j = first; j < total; j++) {
+            int equal = posonly_str_eq(keyword, names[j]);
+            if (equal < 0) return -1;
+            if (equal) break;
+        }
+        if (j == total) {
+            if (varkw == NULL) return 1;
+            return PyDict_SetItem(varkw, keyword, value) < 0 ? -1 : 0;
+        }
+    }
+    if (PyTuple_GET_ITEM(out, j) != NULL) return 1;
+    Py_INCREF(value);
+    PyTuple_SET_ITEM(out, j, value);
+    return 0;
+}
+
+#define POSONLY_VARKW(plan, out) \
+    ((plan)->varkw_slot >= 0 ? PyTuple_GET_ITEM((out), (plan)->varkw_slot) : NULL)
+
+/* The keywords of a vectorcall, as posonly_store_keyword stores one.
+   Apart from posonly_fast_bind so that its positional calls stay small. */
 static int posonly_store_keywords(const posonly_plan *plan, PyObject *out,
                                   PyObject *const *values, PyObject *kwnames) {
-    Py_ssize_t j, k, first = plan->n_posonly, total = plan->total_args;
-    PyObject *const *names = plan->names;
-    PyObject *varkw = plan->varkw_slot >= 0 ? PyTuple_GET_ITEM(out, plan->varkw_slot) : NULL;
-    for (k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
-        PyObject *keyword = PyTuple_GET_ITEM(kwnames, k);
-        for (j = first; j < total && names[j] != keyword; j++) {}
-        if (j == total) {
-            if (!PyUnicode_CheckExact(keyword)) return 1;
-            for (j = first; j < total; j++) {
-                int equal = posonly_str_eq(keyword, names[j]);
-                if (equal < 0) return -1;
-                if (equal) break;
-            }
-            if (j == total) {
-                if (varkw == NULL) return 1;
-                if (PyDict_SetItem(varkw, keyword, values[k]) < 0) return -1;
-                continue;
-            }
-        }
-        if (PyTuple_GET_ITEM(out, j) != NULL) return 1;
-        Py_INCREF(values[k]);
-        PyTuple_SET_ITEM(out, j, values[k]);
+    PyObject *varkw = POSONLY_VARKW(plan, out);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+        int status = posonly_store_keyword(plan, out, varkw, PyTuple_GET_ITEM(kwnames, k), values[k]);
+        if (status != 0) return status;
+    }
+    return 0;
+}
+
+/* The keywords of an exact dict (Binder.bind's), in its order.  A key
+   that is not an exact str sends the call to the general path, which
+   refuses non-str keys before anything else, as the interpreter does;
+   nothing here runs Python code, so the dict cannot change under us. */
+static int posonly_store_dict(const posonly_plan *plan, PyObject *out, PyObject *kwdict) {
+    PyObject *varkw = POSONLY_VARKW(plan, out), *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(kwdict, &pos, &key, &value)) {
+        int status = PyUnicode_CheckExact(key) ? posonly_store_keyword(plan, out, varkw, key, value) : 1;
+        if (status != 0) return status;
     }
     return 0;
 }
@@ -152,16 +175,18 @@ static int posonly_store_keywords(const posonly_plan *plan, PyObject *out,
    whole cost of a call: no reference-count traffic, few registers to
    save, every field read once.  Nothing here runs Python code: exact str
    compare and hash are C, and **kwargs holds only exact str keys. */
-static inline PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject *const *args,
-                                          Py_ssize_t nargs, PyObject *kwnames) {
+static inline PyObject *posonly_fast_bind_from(const posonly_plan *plan, PyObject *const *args,
+                                               Py_ssize_t nargs, PyObject *kwnames,
+                                               PyObject *kwdict) {
     Py_ssize_t i, argcount = plan->argcount;
     PyObject *out;
     if (plan->bound || (nargs > argcount && plan->varargs_slot < 0)) return POSONLY_SLOW;
     out = posonly_new_locals(plan->n_locals, args, nargs, argcount,
                              plan->varargs_slot, plan->varkw_slot);
     if (out == NULL) return NULL;
-    if (kwnames != NULL) {
-        int status = posonly_store_keywords(plan, out, args + nargs, kwnames);
+    if (kwnames != NULL || kwdict != NULL) {
+        int status = kwnames != NULL ? posonly_store_keywords(plan, out, args + nargs, kwnames)
+                                     : posonly_store_dict(plan, out, kwdict);
         if (status != 0) {
             Py_DECREF(out);
             return status < 0 ? NULL : POSONLY_SLOW;
@@ -179,6 +204,19 @@ static inline PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject *co
         }
     }
     return out;
+}
+
+/* The fast path of a vectorcall (kwnames NULL when there are none). */
+static inline PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject *const *args,
+                                          Py_ssize_t nargs, PyObject *kwnames) {
+    return posonly_fast_bind_from(plan, args, nargs, kwnames, NULL);
+}
+
+/* The fast path of Binder.bind(args, kwargs) with a non-empty exact dict;
+   out of line, so that the vectorcall's path stays as it was. */
+static PyObject *posonly_fast_bind_dict(const posonly_plan *plan, PyObject *const *args,
+                                        Py_ssize_t nargs, PyObject *kwdict) {
+    return posonly_fast_bind_from(plan, args, nargs, NULL, kwdict);
 }
 
 /* Every call but the plain positional one: the fast path, else the
@@ -218,6 +256,36 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
         return out;
     }
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
+}
+
+/* The bench's measuring stick, not part of the API: the call of a
+   TupleFloor builds a tuple of `size` items, the call's arguments
+   (positionals, then keyword values, in the order given) followed by the
+   tail of `fill`, with no matching, no checks and no containers: what a
+   binder's call would cost if binding cost nothing. */
+typedef struct {
+    vectorcallfunc vectorcall;
+    PyObject **fill;
+    Py_ssize_t size;
+} posonly_floor_plan;
+
+static PyObject *posonly_floor_vectorcall(PyObject *self, PyObject *const *args,
+                                          size_t nargsf, PyObject *kwnames) {
+    const posonly_floor_plan *plan =
+        (const posonly_floor_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
+    Py_ssize_t i, n = PyVectorcall_NARGS(nargsf) + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *out = PyTuple_New(plan->size);
+    if (out == NULL) return NULL;
+    if (n > plan->size) n = plan->size;
+    for (i = 0; i < n; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(out, i, args[i]);
+    }
+    for (; i < plan->size; i++) {
+        Py_INCREF(plan->fill[i]);
+        PyTuple_SET_ITEM(out, i, plan->fill[i]);
+    }
+    return out;
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */
