@@ -14,6 +14,8 @@ import pytest
 
 from conftest import extension_required
 
+if sys.implementation.name != "cpython":
+    pytest.skip("the compiled wrapper is built for CPython only", allow_module_level=True)
 try:
     from posonly import _bind
 except ImportError:  # pragma: no cover - the pure-only build
