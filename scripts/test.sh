@@ -75,9 +75,11 @@ while read -r -u 3 where implementation version python; do
         echo "=== $label ($python)"
         run=(bash scripts/test-interpreter.sh "$python" ".venvs/$label")
     fi
+    started=$SECONDS
     if ! "${run[@]}" "$@"; then
         failed+=("$label")
     fi
+    echo "--- $label: $((SECONDS - started)) s"
 done 3< <(interpreters)
 
 if [ "$ran" -eq 0 ]; then
@@ -96,4 +98,4 @@ if [ ${#failed[@]} -gt 0 ]; then
     echo "FAILED on: ${failed[*]}" >&2
     exit 1
 fi
-echo "all $ran interpreters passed"
+echo "all $ran interpreters passed ($SECONDS s)"
