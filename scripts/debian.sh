@@ -9,7 +9,7 @@
 #   bash scripts/debian.sh --exists      # exit 0 if the root is there and usable
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-root=${POSONLY_DEBIAN_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/posonly/debian-sid}
+root=${POSONLY_DEBIAN_ROOT:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/posonly/debian-sid}
 
 case "${1:-}" in
     --root) echo "$root"; exit 0 ;;
@@ -27,7 +27,7 @@ done < <(env | grep '^POSONLY_' || true)
 exec unshare --mount --propagation private --fork bash -c '
     root=$1 src=$2 count=$3; shift 3
     environment=("${@:1:$count}"); shift "$count"
-    mount --bind /proc "$root/proc" && mount --bind /dev "$root/dev" &&
+    mount --bind /proc "$root/proc" && mount --rbind /dev "$root/dev" &&
     mount --bind "$src" "$root/mnt/src" &&
     exec chroot "$root" env -i "${environment[@]}" bash -c "cd /mnt/src && exec \"\$@\"" bash "$@"
 ' bash "$root" "$src" "${#passed[@]}" "${passed[@]}" "$@"

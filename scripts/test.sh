@@ -54,6 +54,19 @@ selected() {  # keep only the versions named in $PYTHONS ("3.14", "pypy3.11"), i
     return 1
 }
 
+found=$(interpreters)
+# Under CI every interpreter the project supports must be here (provisioned
+# by scripts/provision.sh), so that none can drop out of the run unseen.
+if [ "${CI:-}" = true ] && [ -z "${PYTHONS:-}" ]; then
+    for want in "cpython 3.9" "cpython 3.10" "cpython 3.11" "cpython 3.12" "cpython 3.13" \
+                "cpython 3.14" "cpython 3.15" "pypy 3.9" "pypy 3.11"; do
+        if ! grep -q " $want\." <<<"$found"; then
+            echo "missing interpreter: $want (scripts/provision.sh provides 3.14, 3.15 and PyPy)" >&2
+            exit 1
+        fi
+    done
+fi
+
 failed=()
 ran=0
 packaged=
@@ -80,7 +93,7 @@ while read -r -u 3 where implementation version python; do
         failed+=("$label")
     fi
     echo "--- $label: $((SECONDS - started)) s"
-done 3< <(interpreters)
+done 3<<<"$found"
 
 if [ "$ran" -eq 0 ]; then
     echo "no interpreter found (CPython >= 3.9 or PyPy)" >&2

@@ -6,9 +6,9 @@ import pytest
 
 from posonly import Layout
 
-try:
+if sys.implementation.name == "cpython":
     from _testcapi import pyobject_vectorcall as _pyobject_vectorcall
-except Exception:  # noqa: BLE001 - PyPy ships _testcapi unbuilt: it fails with OSError
+else:  # PyPy has no vectorcall (and ships _testcapi unbuilt)
     _pyobject_vectorcall = None
 
 HAS_VECTORCALL = _pyobject_vectorcall is not None
@@ -30,7 +30,7 @@ def interpreter_vectorcall(func, stack, kwnames):
     kwnames = kwnames or ()
     nargs = len(stack) - len(kwnames)
     kwargs = dict(zip(kwnames, stack[nargs:]))
-    assert len(kwargs) == len(kwnames) and all(type(k) is str or isinstance(k, str) for k in kwnames), (
+    assert len(kwargs) == len(kwnames) and all(isinstance(k, str) for k in kwnames), (
         "a call with these keyword names has no equivalent without vectorcall"
     )
     return func(*stack[:nargs], **kwargs)

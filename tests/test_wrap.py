@@ -8,6 +8,7 @@ threads, the arguments of ``wrap`` itself, and reference counts.
 """
 
 import asyncio
+import collections
 import functools
 import inspect
 import pickle
@@ -21,7 +22,8 @@ from hypothesis import strategies as st
 
 from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome, same_object_tree
-from posonly import Layout
+from posonly import MISSING, Layout
+from posonly._common import MISSING_VALUE
 
 CALLS_PER_LAYOUT = 30
 
@@ -229,6 +231,39 @@ def test_proceed_refuses_what_is_not_a_locals_tuple(impl):
     assert "tuple" in errors[0] and "list" in errors[0]
     assert all("3" in message for message in errors[1:4]), errors
     assert "NoneType" in errors[4]
+
+
+def _star(a, *args, k, m=2, **kw):
+    return (a, args, k, m, kw)
+
+
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        # frame order: a, k, m, *args, **kw
+        ((10, 30, 40, (20,), {"q": 50}), ("ok", (10, (20,), 30, 40, {"q": 50}))),
+        ((1, 3, 4, [2], {}), ("ok", (1, (2,), 3, 4, {}))),  # *args any iterable
+        ((1, 3, 4, (), collections.OrderedDict(z=1)), ("ok", (1, (), 3, 4, {"z": 1}))),
+        ((1, 3, 4, (), {"k": 9}),
+         ("error", TypeError, "got multiple values for keyword argument 'k'")),
+        ((1, 3, 4, (), {1: 2}), ("error", TypeError, "keywords must be strings")),
+        ((1, MISSING, 4, (), {}), ("error", ValueError, MISSING_VALUE)),
+        ((1, 3, 4, 5, {}), ("error", TypeError, "iterable")),  # PyPy: "not iterable"
+    ],
+    ids=["changed", "list-args", "mapping-kwargs", "repeated-keyword", "non-str-key",
+         "missing", "bad-args"],
+)
+def test_proceed_calls_as_apply_does(impl, values, expected):
+    """proceed(values) is Binder.apply(func, values): the interpreter spreads
+    *args and merges **kwargs, and MISSING is refused."""
+    wrapper = impl.wrap(_star, around=lambda proceed, _: proceed(values))
+    got = outcome(lambda: wrapper(1, k=2))
+    applied = outcome(lambda: impl.binder(_star).apply(_star, values))
+    if expected[0] == "ok":
+        assert got == applied == expected
+    else:
+        assert got[:2] == applied[:2] == expected[:2]
+        assert expected[2] in got[2] and got[2] == applied[2]
 
 
 def test_a_failed_bind_raises_the_functions_error_before_any_handler(impl):

@@ -85,6 +85,7 @@ cdef extern from "_wrapper.h":
 # The C-API with PyObject* where this module manages reference counts itself:
 # each store into a new tuple is "incref this pointer, store this pointer".
 cdef extern from "Python.h":
+    object PyVectorcall_Call(object callable, object args, object kwargs)
     void Py_INCREF(PyObject *o)
     void Py_DECREF(PyObject *o)
     PyObject *PyTuple_GET_ITEM(PyObject *t, Py_ssize_t i)

@@ -21,7 +21,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
-from ._common import NO_DEFAULT, Plan, name_function
+from ._common import NO_DEFAULT, Plan, name_function, parameter_list
 from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
@@ -34,24 +34,13 @@ def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
     """A function with ``layout``'s signature that returns its locals; for a
     ``bound`` method's binder, the locals without ``self`` (the first
     positional, or the first item of ``*args``)."""
-    params = list(layout.posonly)
-    if params:
-        params.append("/")
-    params += layout.positional
-    if layout.varargs is not None:
-        params.append("*" + layout.varargs)
-    elif layout.kwonly:
-        params.append("*")
-    params += layout.kwonly
-    if layout.varkw is not None:
-        params.append("**" + layout.varkw)
     values = [name + ", " for name in layout.names]
     if bound and layout.argcount:
         del values[0]
     elif bound and layout.varargs is not None:
         values[layout.argcount + len(layout.kwonly)] = f"{layout.varargs}[1:], "
     namespace: Dict[str, Any] = {}
-    exec(f"def f({', '.join(params)}):\n    return ({''.join(values)})\n", {}, namespace)
+    exec(f"def f({parameter_list(layout)}):\n    return ({''.join(values)})\n", {}, namespace)
     function = namespace["f"]
     # Defaults are set as attributes: no name of ours can clash with a parameter.
     function.__defaults__ = layout.defaults or None
@@ -272,11 +261,11 @@ class Binder(_Partial):
             return self._partial_function(*args, **kwargs)
         except TypeError:
             plan = self._plan
-            if len(args) > plan.argcount and plan.varargs_slot < 0:
-                # Too many positionals: the message counts the parameters
-                # that have defaults, so the call's own function words it.
-                self._function(*args, **kwargs)
-            raise
+            if len(args) <= plan.argcount or plan.varargs_slot >= 0:
+                raise
+        # Too many positionals: the message counts the parameters that have
+        # defaults, so the call's own function words it (and raises it).
+        return self._function(*args, **kwargs)
 
     def arguments(self, /, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         """Bind the call; return a dict of name to value in signature order."""

@@ -4,8 +4,11 @@
 # calls through its specialised path for C methods (a Cython function object,
 # the default, is measurably slower to call: 1.23x -> 1.11x the cost of a
 # plain def's call for a method that only builds a tuple, on 3.14).
+# no_gc_clear: the C plan points into the name and default tuples, which a
+# clear would free; a binder is never the only clearable link of a cycle.
 @cython.final
 @cython.binding(False)
+@cython.no_gc_clear
 cdef class Binder:
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
@@ -67,9 +70,11 @@ cdef class Binder:
         self._c.fill = tuple_items(<PyObject *>self._fill, 0)
         self._c.no_default = _NO_DEFAULT
         self._c.plain_min = first_default
+        # By identity: a default's __eq__ is not ours to call.
+        required_kwonly = any(d is NO_DEFAULT for d in plan.kwdefault_by_slot)
         self._c.plain_max = (-1 if plan.bound or plan.varargs_slot >= 0 or plan.varkw_slot >= 0
-                             or NO_DEFAULT in plan.kwdefault_by_slot else plan.argcount)
-        if plan.bound or NO_DEFAULT in plan.kwdefault_by_slot:
+                             or required_kwonly else plan.argcount)
+        if plan.bound or required_kwonly:
             self.max_positional = -1
         elif plan.varargs_slot >= 0:
             self.max_positional = PY_SSIZE_T_MAX
@@ -373,6 +378,11 @@ cdef class Binder:
         ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
         return self._plan.apply(func, values)
 
+    def __call__(self, *args, **kwargs):
+        # What callable() and collections.abc.Callable look for; the
+        # interpreter's calls take the vectorcall slot.
+        return PyVectorcall_Call(self, args, kwargs)
+
     def __repr__(self):
         return f"<posonly.Binder {self._plan.describe()}>"
 
@@ -391,6 +401,7 @@ cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyOb
 
 
 @cython.final
+@cython.no_gc_clear
 cdef class TupleFloor:
     """For the bench only: a C callable whose call builds the tuple ``like``
     (its size, its tail) from the call's arguments with no matching at all,
@@ -399,7 +410,7 @@ cdef class TupleFloor:
     cdef posonly_floor_plan _c
     cdef tuple _fill
 
-    def __cinit__(self, tuple like):
+    def __cinit__(self, tuple like not None):
         self._c.vectorcall = posonly_floor_vectorcall
         self._fill = like
         self._c.fill = tuple_items(<PyObject *>like, 0)

@@ -14,6 +14,9 @@ from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 from ._layout import MISSING, Layout
 
 
+MISSING_VALUE = "got MISSING for a parameter that was not bound"
+"""The ValueError of ``Binder.apply`` and ``proceed`` for a value left MISSING."""
+
 NO_DEFAULT: Any = type("NoDefault", (), {"__repr__": lambda self: "<no default>"})()
 """In ``Plan.kwdefault_by_slot``: a keyword-only parameter without a default."""
 
@@ -159,16 +162,15 @@ class Plan:
             )
         for value in values:
             if value is MISSING:
-                raise ValueError("apply() got MISSING for a parameter that was not bound")
-        args = values[: self.out_positional]
-        if self.out_varargs >= 0:
-            args += values[self.out_varargs]
-        if not self.out_kwonly and self.out_varkw < 0:
-            return func(*args)
-        kwargs = {name: values[i] for name, i in self.out_kwonly}
-        if self.out_varkw >= 0:
-            kwargs.update(values[self.out_varkw])
-        return func(*args, **kwargs)
+                raise ValueError(MISSING_VALUE)
+        positional = values[: self.out_positional]
+        keywords = {name: values[i] for name, i in self.out_kwonly}
+        # The interpreter spreads *args and merges **kwargs, as in any call:
+        # any iterable and any mapping, and a key that repeats a keyword-only
+        # name is its "got multiple values for keyword argument".
+        extra = values[self.out_varargs] if self.out_varargs >= 0 else ()
+        more = values[self.out_varkw] if self.out_varkw >= 0 else {}
+        return func(*positional, *extra, **keywords, **more)
 
     def drop_self(self, values: Tuple[Any, ...]) -> Tuple[Any, ...]:
         """A bound method's output from the locals of its function."""

@@ -45,8 +45,8 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from ._common import parameter_list
-from ._layout import Layout
+from ._common import MISSING_VALUE, parameter_list
+from ._layout import MISSING, Layout
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -131,24 +131,36 @@ def _invalid_values(size: int, name: str) -> Callable[[Any], None]:
     return invalid
 
 
+def _refuse_missing() -> None:
+    raise ValueError(MISSING_VALUE)
+
+
 def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
     """``proceed(values)``: check the tuple, unpack it, call ``target``."""
-    func, type_, tuple_, len_, invalid, values = _helper_names(
-        layout, "func", "type", "tuple", "len", "invalid", "values"
+    func, type_, tuple_, len_, invalid, values, missing, refuse = _helper_names(
+        layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
     )
     size = len(shape.out_names)
     positional = shape.positional[1:] if shape.drop_first else shape.positional
     unpack = f"    {''.join(n + ', ' for n in shape.out_names)}= {values}\n" if size else ""
+    # As Binder.apply: a value left MISSING is refused (by identity: no
+    # value's __eq__ runs).
+    plain = positional + list(layout.kwonly)
+    check_missing = (
+        f"    if {' or '.join(f'{n} is {missing}' for n in plain)}:\n        {refuse}()\n"
+        if plain else ""
+    )
     source = (
         f"def proceed({values}, /):\n"
         f"    if {type_}({values}) is not {tuple_} or {len_}({values}) != {size}:\n"
         f"        {invalid}({values})\n"
         f"{unpack}"
+        f"{check_missing}"
         f"    return {shape.call(func, positional)}\n"
     )
     namespace = {
         func: target, type_: type, tuple_: tuple, len_: len,
-        invalid: _invalid_values(size, layout.name),
+        invalid: _invalid_values(size, layout.name), missing: MISSING, refuse: _refuse_missing,
     }
     return _generate(source, namespace, "proceed")  # type: ignore[no-any-return]
 

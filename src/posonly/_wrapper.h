@@ -93,17 +93,13 @@ typedef struct {
 /* Arguments up to this many go on the C stack. */
 #define POSONLY_PROCEED_STACK 16
 
-/* Is `key` (an exact str) one of the keyword-only names? */
+/* Is `key` (an exact str) one of the keyword-only names (exact str)? */
 static int posonly_is_kwonly_name(PyObject *key, PyObject *kwonly_names, Py_ssize_t n_kwonly) {
     Py_ssize_t j;
     for (j = 0; j < n_kwonly; j++) {
         PyObject *name = PyTuple_GET_ITEM(kwonly_names, j);
-        if (name == key) return 1;
-        {
-            int equal = PyUnicode_Compare(key, name) == 0;
-            if (equal) return 1;
-            if (PyErr_Occurred()) return -1;
-        }
+        int equal = name == key ? 1 : posonly_str_eq(key, name);
+        if (equal != 0) return equal;
     }
     return 0;
 }

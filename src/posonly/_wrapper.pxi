@@ -39,7 +39,7 @@ cdef class Proceed:
     cdef object _apply
     cdef str _name  # the function's, for proceed's errors
 
-    def __cinit__(self, func, Binder binder):
+    def __cinit__(self, func, Binder binder not None):
         plan = binder._plan
         self._c.vectorcall = <vectorcallfunc>_proceed_vectorcall
         self._c.size = plan.out_size
@@ -54,6 +54,9 @@ cdef class Proceed:
         self._kwonly_names = tuple(name for name, _ in plan.out_kwonly)
         self._name = plan.name
         self._apply = plan.apply
+
+    def __call__(self, *args, **kwargs):
+        return PyVectorcall_Call(self, args, kwargs)
 
     def __repr__(self):
         return f"<posonly proceed of {self._func!r}>"
@@ -126,6 +129,11 @@ cdef class Wrapper:
         if instance is None:
             return self
         return MethodType(self, instance)
+
+    def __call__(self, *args, **kwargs):
+        # What callable() and collections.abc.Callable look for; the
+        # interpreter's calls take the vectorcall slot.
+        return PyVectorcall_Call(self, args, kwargs)
 
     def __reduce__(self):
         return self.__qualname__
