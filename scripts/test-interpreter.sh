@@ -6,15 +6,19 @@
 # pytest.
 #
 #   bash scripts/test-interpreter.sh PYTHON VENV [pytest args]
+#   POSONLY_STEP=install bash scripts/test-interpreter.sh PYTHON VENV   # the venv only
+#   POSONLY_STEP=test bash scripts/test-interpreter.sh PYTHON VENV      # the suite only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=$1 venv=$2
 shift 2
+step=${POSONLY_STEP:-all}
 
 # The extension must build: a broken .pyx must never pass by falling back.
 export POSONLY_REQUIRE_EXTENSION=1
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
+if [ "$step" != test ]; then
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
@@ -31,4 +35,7 @@ assert posonly.IMPLEMENTATION == expected, (posonly.IMPLEMENTATION, expected)
 print("posonly", posonly.__version__, posonly.IMPLEMENTATION, "on", sys.implementation.name,
       sys.version.split()[0])
 PY
-exec "$venv/bin/python" -X dev -W error -m pytest "$@"
+fi
+[ "$step" = install ] && exit 0
+# No pytest cache: runs of several interpreters may share the checkout.
+exec "$venv/bin/python" -X dev -W error -m pytest -p no:cacheprovider "$@"

@@ -6,13 +6,15 @@
 #   - CPython 3.14 and 3.15 and PyPy (Python 3.11) of the Debian unstable
 #     root that scripts/provision.sh makes, when it is there.
 # On CPython the suite runs over both the compiled binder and the pure twin;
-# on PyPy over the pure twin.  Then the whole suite once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer.  Extra arguments go to
-# pytest.
+# on PyPy over the pure twin; and the whole suite once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer.  The venvs are built one
+# after the other, then the suites run POSONLY_JOBS at a time (default: one
+# per core), each one's output printed when all are done (and kept in
+# .venvs/logs).  Extra arguments go to pytest.
 #
-#   bash scripts/test.sh                  # every interpreter, then the sanitizer run
+#   bash scripts/test.sh                  # every interpreter, and the sanitizer run
 #   PYTHONS="3.12 3.14 pypy3.11" bash scripts/test.sh -k vectorcall
-#   POSONLY_SANITIZE_RUN=0 bash scripts/test.sh    # without the sanitizer run
+#   POSONLY_SANITIZE_RUN=0 POSONLY_JOBS=1 bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,45 +69,83 @@ if [ "${CI:-}" = true ] && [ -z "${PYTHONS:-}" ]; then
     done
 fi
 
+# First every venv, one at a time: the builds share the checkout's
+# generated C and build directory.  Then the suites, $POSONLY_JOBS at a time
+# (default: one per core), the sanitizer run among them (it builds in a
+# scratch copy of its own); each one's output is printed when all are done.
+jobs=${POSONLY_JOBS:-$(nproc 2>/dev/null || echo 1)}
+logs=.venvs/logs
+mkdir -p "$logs"
 failed=()
-ran=0
+labels=()
+commands=()
 packaged=
 while read -r -u 3 where implementation version python; do
     selected "$implementation" "$version" || continue
     label="$implementation-$version"
-    ran=$((ran + 1))
+    if [ "$where" = debian ]; then
+        echo "=== $label, Debian unstable ($python): building"
+        run="bash scripts/debian.sh bash scripts/test-interpreter.sh $python .venvs/debian-$label"
+    else
+        echo "=== $label ($python): building"
+        run="bash scripts/test-interpreter.sh $python .venvs/$label"
+    fi
+    if ! POSONLY_STEP=install $run; then
+        failed+=("$label (build)")
+        continue
+    fi
     # The slow packaging test (sdist, installs with and without a compiler)
     # runs with the first CPython only.
-    export POSONLY_PACKAGING_TESTS=0
+    packaging=0
     if [ "$implementation" = cpython ] && [ -z "$packaged" ]; then
-        POSONLY_PACKAGING_TESTS=1
+        packaging=1
         packaged=$label
     fi
-    if [ "$where" = debian ]; then
-        echo "=== $label, Debian unstable ($python)"
-        run=(bash scripts/debian.sh bash scripts/test-interpreter.sh "$python" ".venvs/debian-$label")
-    else
-        echo "=== $label ($python)"
-        run=(bash scripts/test-interpreter.sh "$python" ".venvs/$label")
-    fi
-    started=$SECONDS
-    if ! "${run[@]}" "$@"; then
-        failed+=("$label")
-    fi
-    echo "--- $label: $((SECONDS - started)) s"
+    labels+=("$label")
+    commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging $run")
 done 3<<<"$found"
 
-if [ "$ran" -eq 0 ]; then
+if [ ${#labels[@]} -eq 0 ] && [ ${#failed[@]} -eq 0 ]; then
     echo "no interpreter found (CPython >= 3.9 or PyPy)" >&2
     exit 1
 fi
+ran=${#labels[@]}
 # The whole suite once more, on the newest pyenv interpreter, with the
 # extension built under AddressSanitizer and UndefinedBehaviorSanitizer.
+# It is the longest, so it starts first.
 if [ "${POSONLY_SANITIZE_RUN:-1}" != 0 ]; then
-    if ! bash scripts/sanitize.sh "$@"; then
-        failed+=("sanitizer")
-    fi
+    labels=("sanitizer" "${labels[@]}")
+    commands=("bash scripts/sanitize.sh" "${commands[@]}")
 fi
+
+run_one() {  # label command [pytest args]: its output to its log, its status beside it
+    local label=$1 command=$2 started=$SECONDS status=0
+    shift 2
+    env $command "$@" >"$logs/$label.log" 2>&1 || status=$?
+    echo "--- $label: $((SECONDS - started)) s, exit $status" >>"$logs/$label.log"
+    echo "$status" >"$logs/$label.status"
+}
+
+echo "=== running ${#labels[@]} suites, $jobs at a time"
+running=0
+for i in "${!labels[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    rm -f "$logs/${labels[$i]}.status"
+    run_one "${labels[$i]}" "${commands[$i]}" "$@" &
+    running=$((running + 1))
+done
+wait || true
+
+for label in "${labels[@]}"; do
+    echo "=== $label"
+    cat "$logs/$label.log"
+    if [ "$(cat "$logs/$label.status" 2>/dev/null)" != 0 ]; then
+        failed+=("$label")
+    fi
+done
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "FAILED on: ${failed[*]}" >&2

@@ -1,4 +1,9 @@
-"""The interpreter as the oracle: real functions with a layout's signature."""
+"""The interpreter as the oracle: real functions with a layout's signature.
+
+The oracle is whichever interpreter runs the tests: on PyPy, PyPy's own
+functions, whose messages differ from CPython's in places ("got 2 unexpected
+keyword arguments", "got a positional-only argument passed as keyword
+argument"); nothing here knows what any interpreter answers."""
 
 import sys
 
