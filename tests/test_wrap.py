@@ -42,13 +42,29 @@ def _same(got, expected, where):
 # -- differential: every call as the function itself answers it -----------------
 
 
+def _recording_handler(kind, seen):
+    """A handler of ``kind`` that records the values it sees; ``around``
+    proceeds with them unchanged."""
+    if kind == "before":
+        return {"before": seen.append}
+
+    def around(proceed, values):
+        seen.append(values)
+        return proceed(values)
+
+    return {"around": around}
+
+
+@pytest.mark.parametrize("kind", ["before", "around"])
 @given(layout=layouts(), seed=st.integers(0, 2**32))
-def test_before_sees_the_binders_values_and_the_call_is_the_functions(impl, layout, seed):
+def test_the_handler_sees_the_binders_values_and_the_call_is_the_functions(
+    impl, kind, layout, seed
+):
     rng = random.Random(seed)
     func = make_function(layout)
     bind = impl.binder(func)
     seen = []
-    wrapper = impl.wrap(func, before=seen.append)
+    wrapper = impl.wrap(func, **_recording_handler(kind, seen))
     for _ in range(CALLS_PER_LAYOUT):
         args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
         kwargs = _kwargs(kwnames, kwvalues)
@@ -60,32 +76,6 @@ def test_before_sees_the_binders_values_and_the_call_is_the_functions(impl, layo
         if expected[0] == "ok":
             assert len(seen) == 1, where
             assert same_object_tree(seen[0], bind(*args, **kwargs)), where
-        else:
-            assert seen == [], where
-
-
-@given(layout=layouts(), seed=st.integers(0, 2**32))
-def test_around_with_proceed_gives_the_functions_result(impl, layout, seed):
-    rng = random.Random(seed)
-    func = make_function(layout)
-    bind = impl.binder(func)
-    seen = []
-
-    def around(proceed, values):
-        seen.append(values)
-        return proceed(values)
-
-    wrapper = impl.wrap(func, around=around)
-    for _ in range(CALLS_PER_LAYOUT):
-        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
-        kwargs = _kwargs(kwnames, kwvalues)
-        expected = outcome(lambda: func(*args, **kwargs))
-        seen.clear()
-        got = outcome(lambda: wrapper(*args, **kwargs))
-        where = f"{layout!r} called with {args}, {kwargs}"
-        _same(got, expected, where)
-        if expected[0] == "ok":
-            assert len(seen) == 1 and same_object_tree(seen[0], bind(*args, **kwargs)), where
         else:
             assert seen == [], where
 

@@ -231,6 +231,24 @@ static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_pl
     return plan->general(self, args, nargs, kwnames);
 }
 
+/* A new tuple of `size` items: args[0:n], then fill[n:size].  The plain
+   positional call's whole work, and the bench's C copy's. */
+static inline PyObject *posonly_copy_and_fill(PyObject *const *args, Py_ssize_t n,
+                                              PyObject *const *fill, Py_ssize_t size) {
+    Py_ssize_t i;
+    PyObject *out = PyTuple_New(size);
+    if (out == NULL) return NULL;
+    for (i = 0; i < n; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(out, i, args[i]);
+    }
+    for (; i < size; i++) {
+        Py_INCREF(fill[i]);
+        PyTuple_SET_ITEM(out, i, fill[i]);
+    }
+    return out;
+}
+
 /* The interpreter's call of a Binder lands here: nargs positionals in
    args, then one value per name in kwnames (NULL when there are none).
    The commonest call, positionals only into a layout with no *args,
@@ -241,20 +259,9 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
                                            size_t nargsf, PyObject *kwnames) {
     const posonly_plan *plan =
         (const posonly_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
-    Py_ssize_t i, nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max) {
-        PyObject *out = PyTuple_New(plan->total_args);
-        if (out == NULL) return NULL;
-        for (i = 0; i < nargs; i++) {
-            Py_INCREF(args[i]);
-            PyTuple_SET_ITEM(out, i, args[i]);
-        }
-        for (; i < plan->total_args; i++) {
-            Py_INCREF(plan->fill[i]);
-            PyTuple_SET_ITEM(out, i, plan->fill[i]);
-        }
-        return out;
-    }
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max)
+        return posonly_copy_and_fill(args, nargs, plan->fill, plan->total_args);
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
 }
 
@@ -273,19 +280,8 @@ static PyObject *posonly_floor_vectorcall(PyObject *self, PyObject *const *args,
                                           size_t nargsf, PyObject *kwnames) {
     const posonly_floor_plan *plan =
         (const posonly_floor_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
-    Py_ssize_t i, n = PyVectorcall_NARGS(nargsf) + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    PyObject *out = PyTuple_New(plan->size);
-    if (out == NULL) return NULL;
-    if (n > plan->size) n = plan->size;
-    for (i = 0; i < n; i++) {
-        Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(out, i, args[i]);
-    }
-    for (; i < plan->size; i++) {
-        Py_INCREF(plan->fill[i]);
-        PyTuple_SET_ITEM(out, i, plan->fill[i]);
-    }
-    return out;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    return posonly_copy_and_fill(args, n < plan->size ? n : plan->size, plan->fill, plan->size);
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */
