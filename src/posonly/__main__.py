@@ -1,23 +1,30 @@
-"""The command line: ``python -m posonly bench``."""
+"""The command line: ``python -m posonly bench`` and ``python -m posonly compare``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 EXAMPLES = """\
 examples:
-  python -m posonly bench                    the full suite (about a minute)
-  python -m posonly bench --quick            fewer, shorter rounds (a few seconds)
-  python -m posonly bench -k keyword         only the cases whose name has "keyword"
-  python -m posonly bench --json out.json    also write every number as JSON
-  python -m posonly bench --plot out.png     also draw a bar chart (pip install 'posonly[plot]')
+  python -m posonly bench                    every table (a few minutes)
+  python -m posonly bench --quick            shorter samples, fewer rounds (under a minute)
+  python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword"
+  python -m posonly bench --tables pep570    only some tables (binding, pep570, wrapping,
+                                             creation, clients)
+  python -m posonly bench --json out.json    also write every sample as JSON
+  python -m posonly bench --pyperf out.json  also write pyperf's JSON (python -m pyperf compare_to)
+  python -m posonly bench --plot out.png     also draw the ratios (pip install 'posonly[plot]')
+  python -m posonly compare old.json new.json
+                                             each cell's change and whether it is significant
 
 Ratios are to the floor: a plain def with the same signature, returning its
 locals, called with the same literal arguments (the interpreter's own binding).
-Set POSONLY_PURE_PYTHON=1 to run with the pure-Python binder as the default.
+A value marked ? has a spread too wide to quote.  POSONLY_PURE_PYTHON=1 times
+the pure-Python twin as the implementation under test.
 """
 
 
@@ -31,66 +38,134 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     bench = commands.add_parser(
         "bench",
-        help="time every way of binding a call against the interpreter's own binding",
+        help="time every way of binding, wrapping and making against the interpreter's own",
         description=(
-            "Time inspect.Signature.bind, the drop-in posonly.signature(f).bind (when "
-            "available), the compiled binder (call, .bind, .vectorcall), the pure-Python "
-            "binder and an exec-generated function called with *args, **kwargs, against the "
-            "floor; then PEP 570's question (cost by parameter kind), a validating "
-            "decorator's overhead per call, and what each way of wrapping a function "
-            "(functools.wraps def, wrapt, the binder recipe, posonly.wrap, inspect) adds "
-            "to a call."
+            "Time, in interleaved rounds until stable: every way of binding a call against "
+            "the interpreter's own binding (binding); PEP 570's cost by parameter kind "
+            "(pep570); what each way of wrapping a function adds to a call (wrapping); "
+            "making a binder, a wrapper, a layout or a signature against making a "
+            "functools.wraps def (creation); and three client patterns of inspect, plain "
+            "against patch_inspect() (clients)."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    bench.add_argument("--quick", action="store_true",
-                       help="10 short rounds instead of 30 long ones (a few seconds; noisier)")
-    bench.add_argument("--json", metavar="FILE", help="write the results as JSON to FILE")
-    bench.add_argument("--plot", metavar="FILE.png",
-                       help="draw the ratios as a bar chart (needs matplotlib)")
+    speed = bench.add_mutually_exclusive_group()
+    speed.add_argument("--quick", action="store_true",
+                       help="shorter samples and a shorter time limit per table (noisier)")
+    speed.add_argument("--tiny", action="store_true",
+                       help="three tiny rounds: checks that everything runs; numbers meaningless")
     bench.add_argument("-k", metavar="TEXT", dest="select",
-                       help="only the main-table cases whose name contains TEXT")
-    bench.add_argument("--no-progress", action="store_true",
-                       help="no progress line on stderr")
+                       help='only the rows whose "table: row" contains TEXT (any case)')
+    bench.add_argument("--tables", metavar="NAMES",
+                       help="comma-separated tables to run (default: all)")
+    bench.add_argument("--json", metavar="FILE", help="write the results, every sample, as JSON")
+    bench.add_argument("--pyperf", metavar="FILE", help="write the samples in pyperf's JSON format")
+    bench.add_argument("--plot", metavar="FILE.png",
+                       help="draw every table's ratios with their spread (needs matplotlib)")
+    bench.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+
+    compare = commands.add_parser(
+        "compare", help="compare two --json results cell by cell",
+        description="Each cell present in both runs: its change, and whether it is significant "
+                    "(Mann-Whitney test on the samples, and a change wider than the spreads).")
+    compare.add_argument("old", metavar="OLD.json")
+    compare.add_argument("new", metavar="NEW.json")
+    compare.add_argument("--only-significant", action="store_true",
+                         help="list only the cells that changed significantly")
     return parser
+
+
+def _fail(message: str) -> int:
+    print(f"posonly: {message}", file=sys.stderr)
+    return 2
+
+
+def _writable(path: str) -> Optional[str]:
+    """Why ``path`` cannot be written, or None (checked before the run)."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror or error}"
+    if not existed:
+        os.remove(path)
+    return None
+
+
+def _bench(options: argparse.Namespace) -> int:
+    from posonly import bench
+    from posonly.bench import report
+
+    tables = None if options.tables is None else [
+        t.strip() for t in options.tables.split(",") if t.strip()]
+    try:
+        bench.check_options(options.select, tables)
+    except ValueError as error:
+        return _fail(f"bench: {error}")
+    for path in (options.json, options.pyperf, options.plot):
+        problem = path and _writable(path)
+        if problem:
+            return _fail(f"bench: {problem}")
+    if options.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return _fail("bench: --plot needs matplotlib, which is not installed.\n"
+                         "Install it with:  pip install 'posonly[plot]'   (or: pip install matplotlib)")
+    settings = bench.TINY if options.tiny else bench.QUICK if options.quick else bench.FULL
+    result = bench.run(settings, select=options.select, tables=tables,
+                       progress=not options.no_progress)
+    print(report.format_report(result))
+    if options.json:
+        report.write_json(result, options.json)
+        print(f"wrote {options.json}")
+    if options.pyperf:
+        report.write_pyperf(result, options.pyperf)
+        print(f"wrote {options.pyperf}")
+    if options.plot:
+        report.plot(result, options.plot)
+        print(f"wrote {options.plot}")
+    return 0
+
+
+def _load(path: str) -> Dict[str, Any]:
+    with open(path, encoding="utf-8") as stream:
+        data: Dict[str, Any] = json.load(stream)
+    from posonly.bench import SCHEMA
+
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"{path} is not a result of this bench (schema {data.get('schema')!r}, "
+                         f"expected {SCHEMA!r})")
+    return data
+
+
+def _compare(options: argparse.Namespace) -> int:
+    from posonly.bench import report
+
+    try:
+        old, new = _load(options.old), _load(options.new)
+    except (OSError, ValueError) as error:
+        return _fail(f"compare: {error}")
+    text, rows = report.compare(old, new)
+    if options.only_significant:
+        kept = [line for line in text.splitlines()
+                if not line.endswith("not significant")]
+        text = "\n".join(kept)
+    print(text)
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = _parser()
     options = parser.parse_args(argv)
-    if options.command != "bench":
-        parser.print_help()
-        return 0 if options.command is None and argv is None and len(sys.argv) <= 1 else 2
-
-    if options.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            print(
-                "posonly bench: --plot needs matplotlib, which is not installed.\n"
-                "Install it with:  pip install 'posonly[plot]'   (or: pip install matplotlib)",
-                file=sys.stderr,
-            )
-            return 2
-
-    from posonly import _bench
-
-    result = _bench.run(quick=options.quick, select=options.select,
-                        progress=not options.no_progress)
-    if not result["cases"]:
-        print(f"posonly bench: no case matches {options.select!r}", file=sys.stderr)
-        return 2
-    print(_bench.format_report(result))
-    if options.json:
-        with open(options.json, "w", encoding="utf-8") as stream:
-            json.dump(result, stream, indent=2)
-            stream.write("\n")
-        print(f"wrote {options.json}")
-    if options.plot:
-        _bench.plot(result, options.plot)
-        print(f"wrote {options.plot}")
-    return 0
+    if options.command == "bench":
+        return _bench(options)
+    if options.command == "compare":
+        return _compare(options)
+    parser.print_help()
+    return 0 if options.command is None and argv is None and len(sys.argv) <= 1 else 2
 
 
 if __name__ == "__main__":

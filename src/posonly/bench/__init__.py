@@ -1,0 +1,122 @@
+"""The built-in benchmark behind ``python -m posonly bench``.
+
+- :mod:`.runner` measures: cells, interleaved rounds, adaptive stopping,
+  spread;
+- one module per suite, each building a table of cells and its JSON section:
+  :mod:`.binding`, :mod:`.pep570`, :mod:`.wrapping`, :mod:`.creation`,
+  :mod:`.clients`;
+- :mod:`.report` prints the tables, writes JSON, pyperf's JSON and the plot,
+  and compares two runs.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import posonly
+
+from . import binding, clients, creation, pep570, wrapping
+from .runner import FULL, QUICK, TINY, Progress, Settings, cpu_model, describe_build, load_average, measure
+
+SCHEMA = "posonly-bench/2"
+#: The suites, in the order of the report.
+SUITES = {
+    "binding": binding,
+    "pep570": pep570,
+    "wrapping": wrapping,
+    "creation": creation,
+    "clients": clients,
+}
+SETTINGS = {"full": FULL, "quick": QUICK, "tiny": TINY}
+
+
+def catalog() -> List[tuple]:
+    """Every (table, row) the suites have, without building anything."""
+    rows: List[tuple] = [("binding", c.name) for c in binding.CASES]
+    rows += [("pep570", case.name) for _, _, case in pep570.ROWS]
+    rows += [("wrapping", c.name) for c in wrapping.CASES]
+    rows += [("creation", name) for name, _ in creation.SIGNATURES]
+    rows += [("clients", case.name) for _, case in clients.ROWS]
+    return rows
+
+
+def selector(text: Optional[str]) -> Optional[Callable[[str, str], bool]]:
+    """``-k TEXT``: the rows whose "table: row" contains TEXT (any case)."""
+    if text is None:
+        return None
+    needle = text.lower()
+    return lambda table, row: needle in f"{table}: {row}".lower()
+
+
+def check_options(select: Optional[str], tables: Optional[Sequence[str]]) -> None:
+    """Raise ValueError for options that would make the run measure nothing
+    or something that does not exist; called before anything is timed."""
+    chosen = list(SUITES) if tables is None else list(tables)
+    unknown = [t for t in chosen if t not in SUITES]
+    if unknown:
+        raise ValueError(f"unknown table {', '.join(map(repr, unknown))}; "
+                         f"the tables are {', '.join(SUITES)}")
+    match = selector(select)
+    if match is not None and not any(match(t, r) for t, r in catalog() if t in chosen):
+        raise ValueError(f"no row matches -k {select!r} (in the tables {', '.join(chosen)})")
+
+
+def meta(settings: Settings, select: Optional[str], tables: Sequence[str]) -> Dict[str, Any]:
+    return {
+        "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "version": sys.version,
+        "executable": sys.executable,
+        "build": describe_build(),
+        "platform": platform.platform(),
+        "cpu": cpu_model(),
+        "cpu_count": _cpu_count(),
+        "load_average_before": load_average(),
+        "posonly": posonly.__version__,
+        "implementation": posonly.IMPLEMENTATION,
+        "unit": "ns per operation (one call, one client call, or one object made)",
+        "estimate": "best sample; spread = 10th percentile over best - 1",
+        "settings": settings.as_dict(),
+        "filter": select,
+        "tables": list(tables),
+        "gc": "disabled while timing",
+    }
+
+
+def _cpu_count() -> Optional[int]:
+    import os
+
+    return os.cpu_count()
+
+
+def run(settings: Settings = FULL, select: Optional[str] = None,
+        tables: Optional[Sequence[str]] = None, progress: bool = True) -> Dict[str, Any]:
+    """Build and measure the tables; return every number (what ``--json``
+    writes).  Raises ValueError for a filter or table that does not exist."""
+    check_options(select, tables)
+    chosen = list(SUITES) if tables is None else list(tables)
+    match = selector(select)
+    bar = Progress(progress)
+    result: Dict[str, Any] = {"schema": SCHEMA, "meta": meta(settings, select, chosen)}
+    started = time.perf_counter()
+    try:
+        for key, suite in SUITES.items():
+            if key not in chosen:
+                table = suite.build(lambda t, r: False)
+                table.selected = False
+                table.filtered_out = 0
+                result[key] = suite.section(table)
+                continue
+            table = suite.build(match)
+            table.measured = measure(table.title.split(":")[0], table.all_cells(), settings, bar)
+            bar.show(f"{key}: measured", force=False)
+            result[key] = suite.section(table)
+    finally:
+        bar.finish()
+    result["meta"]["seconds"] = round(time.perf_counter() - started, 1)
+    result["meta"]["load_average_after"] = load_average()
+    return result

@@ -1,0 +1,137 @@
+"""The binding table: every way of binding a call against the floor.
+
+The floor is the interpreter's own binding of the same call: a plain ``def``
+with the same signature whose body returns its locals as a tuple, called with
+the same literal arguments.  Each column is a generated loop of the same
+literal call (or of ``.bind(args, kwargs)``, ``.vectorcall(stack, kwnames)``),
+so the floor pays no tuple or dict unpacking, and neither does the binder
+called the same way.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Dict, List, Optional
+
+import posonly
+
+from . import _targets
+from .case import Case, call_cell
+from .runner import Cell, geomean
+from .table import Table, ratios_to
+
+_TWENTY = ", ".join(["p0", "p1", "p2"] + [f"p{i}={i}" for i in range(3, 20)])
+
+CASES: List[Case] = [
+    Case("one positional-only", "a, /", "1"),
+    Case("three by position", "a, b, c", "1, 2, 3"),
+    Case("three, last by keyword", "a, b, c", "1, 2, c=3"),
+    Case("mixed kinds", "a, b, /, c, d=4, *, e, g=7", "1, 2, 3, e=5"),
+    Case("five by keyword", "a, b, c, d, e", "a=1, b=2, c=3, d=4, e=5"),
+    Case("five by position", "a, b, c, d, e", "1, 2, 3, 4, 5"),
+    Case("*args, **kwargs", "*args, **kwargs", "1, 2, x=3"),
+    Case("twenty, three given", _TWENTY, "1, 2, 3"),
+    Case("method-like", "self, x, /, *, flag=False", "1, 2"),
+    Case("PEP 570 corner", "name, /, **kw", "1, name=2"),
+    Case("keyword-only", "*, a, b=2", "a=1"),
+    Case("defaults filled", "a, b=2, c=3", "1"),
+]
+
+# (column, statement, description) in the order of the table.  ``fn`` is the
+# column's callable, ``{call}`` the case's literal arguments.
+COLUMNS: List[tuple] = [
+    ("floor", "fn({call})", "plain def, literal call"),
+    ("c-floor", "fn({call})", "a C callable that builds the same tuple with no matching"),
+    ("binder", "fn({call})", "binder(f)(...)"),
+    ("bind", "fn.bind(args, kwargs)", "binder(f).bind(args, kwargs)"),
+    ("vectorcall", "fn.vectorcall(stack, kwnames)", "binder(f).vectorcall(stack, kwnames)"),
+    ("pure", "fn({call})", "the pure-Python twin's binder(f)(...)"),
+    ("exec", "fn(*args, **kwargs)", "the plain def called as f(*args, **kwargs)"),
+    ("drop-in", "fn.bind({call})", "posonly.signature(f).bind(...)"),
+    ("patched", "fn.bind({call})", "inspect.signature(f).bind(...) after patch_inspect()"),
+    ("inspect", "fn.bind({call})", "inspect.signature(f).bind(...)"),
+]
+STATEMENTS = {column: statement for column, statement, _ in COLUMNS}
+HEADS = {
+    "floor": "floor", "c-floor": "C copy", "binder": "binder", "bind": ".bind",
+    "vectorcall": ".vcall", "pure": "pure", "exec": "exec", "drop-in": "drop-in",
+    "patched": "patched", "inspect": "inspect",
+}
+BINDER_COLUMNS = ("binder", "bind", "vectorcall", "pure")
+
+
+def callables(case: Case) -> Dict[str, Any]:
+    """The callable behind each column available here."""
+    f = case.function()
+    out: Dict[str, Any] = {"floor": f}
+    compiled = _targets.compiled_module()
+    if compiled is not None:
+        args, kwargs = case.arguments()
+        out["c-floor"] = compiled.TupleFloor(f(*args, **kwargs))
+    b = posonly.binder(f)
+    out.update(binder=b, bind=b, vectorcall=b)
+    if compiled is not None:
+        out["pure"] = _targets.pure_binder(f)
+    out["exec"] = f
+    out["drop-in"] = posonly.signature(f)
+    out["patched"] = inspect.signature(f)
+    out["inspect"] = inspect.signature(f)
+    return out
+
+
+def check(case: Case, column: str, fn: Any) -> None:
+    """A binder column must give the floor's locals."""
+    if column not in BINDER_COLUMNS:
+        return
+    args, kwargs = case.arguments()
+    expected = case.function()(*args, **kwargs)
+    got = {
+        "binder": lambda: fn(*args, **kwargs),
+        "pure": lambda: fn(*args, **kwargs),
+        "bind": lambda: fn.bind(args, kwargs),
+        "vectorcall": lambda: fn.vectorcall(args + tuple(kwargs.values()), tuple(kwargs) or None),
+    }[column]()
+    if got != expected:
+        raise AssertionError(f"{column} {case.label}: {got!r} != {expected!r}")
+
+
+def cell(case: Case, column: str, fn: Any) -> Cell:
+    check(case, column, fn)
+    if column == "patched":
+        patch = _targets.Patch()
+        return call_cell(case, column, STATEMENTS[column], fn, setup=patch.setup,
+                         teardown=patch.teardown, timed="inspect.Signature.bind, patched")
+    return call_cell(case, column, STATEMENTS[column], fn)
+
+
+def build(select: Optional[Any] = None) -> Table:
+    table = Table("binding", "Binding: ns per call, each way relative to the floor",
+                  {c: d for c, _, d in COLUMNS},
+                  reference="each column's best time over the floor's (a plain def, literal call)")
+    for case in CASES:
+        if select is not None and not select(table.key, case.name):
+            table.filtered_out += 1
+            continue
+        fns = callables(case)
+        table.add_row(case.name, {column: cell(case, column, fns[column])
+                                  for column, _, _ in COLUMNS if column in fns}, **case.info())
+    return table
+
+
+def section(table: Table) -> Dict[str, Any]:
+    columns = [c for c in table.present_columns() if c != "floor"]
+    ratios = ratios_to(table, "floor", columns)
+    out = table.section(ratios)
+    # Over the cases whose locals hold no *args or **kwargs container: the C
+    # copy makes none, so it is the same tuple only there.
+    plain = [r for r in out["rows"] if "*" not in r["signature"].replace("*,", "")
+             and "c-floor" in r["cells"] and "binder" in r["cells"]]
+    if plain:
+        out["binder_vs_c_floor"] = round(geomean(
+            [r["cells"]["binder"]["value"] / r["cells"]["c-floor"]["value"] for r in plain]), 4)
+    for column in ("binder", "drop-in", "patched"):
+        pairs = [r for r in out["rows"] if column in r["cells"] and "inspect" in r["cells"]]
+        if pairs:
+                out[f"{column}_vs_inspect"] = round(geomean(
+                [r["cells"]["inspect"]["value"] / r["cells"][column]["value"] for r in pairs]), 2)
+    return out

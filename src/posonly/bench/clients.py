@@ -1,0 +1,141 @@
+"""The client table: what real clients of ``inspect`` do per call, with plain
+``inspect`` and after ``posonly.patch_inspect()``.
+
+Three patterns, each a few statements per call:
+
+- *decorator*: a signature made once, at decoration; per call ``bind``,
+  ``apply_defaults()``, ``.args`` and ``.kwargs`` (decorator libraries);
+- *type checker*: ``inspect.signature(func)`` per call, then ``bind`` and
+  ``.arguments`` (runtime type checkers);
+- *currying*: binding as control flow: a ``bind`` that fails with
+  ``TypeError``, then ``bind_partial``, whose ``.args`` and ``.kwargs`` are
+  carried to the next call (currying and dispatch libraries).
+
+The patched cell applies the patch before each of its samples and removes it
+after, so both cells of a row are timed in the same interleaved rounds; the
+signature of a patched cell is made with the patch on, as at a decoration
+that follows ``patch_inspect()`` at start-up.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import _targets
+from .case import Case
+from .runner import Cell, generated_loop
+from .table import Table, ratio
+
+PATTERNS: Dict[str, Tuple[str, str]] = {
+    "decorator": (
+        "signature made once; per call bind, apply_defaults(), .args, .kwargs",
+        "ba = sig.bind(*args, **kwargs)\n"
+        "ba.apply_defaults()\n"
+        "ba.args\n"
+        "ba.kwargs",
+    ),
+    "type checker": (
+        "inspect.signature(f) per call, then bind and .arguments",
+        "ba = module.signature(f).bind(*args, **kwargs)\n"
+        "ba.arguments",
+    ),
+    "currying": (
+        "bind fails (TypeError), then bind_partial; its .args and .kwargs carried on",
+        "try:\n"
+        "    sig.bind(*args, **kwargs)\n"
+        "except TypeError:\n"
+        "    ba = sig.bind_partial(*args, **kwargs)\n"
+        "    carried = (ba.args, ba.kwargs)",
+    ),
+}
+
+#: (pattern, case): for currying, the call leaves a required parameter out.
+ROWS: List[Tuple[str, Case]] = [
+    ("decorator", Case("decorator: three by position", "a, b, c", "1, 2, 3")),
+    ("decorator", Case("decorator: mixed kinds", "a, b, /, c, d=4, *, e, g=7", "1, 2, 3, e=5")),
+    ("type checker", Case("type checker: three by position", "a, b, c", "1, 2, 3")),
+    ("type checker", Case("type checker: mixed kinds", "a, b, /, c, d=4, *, e, g=7",
+                          "1, 2, 3, e=5")),
+    ("currying", Case("currying: three, one given", "a, b, c", "1")),
+    ("currying", Case("currying: mixed kinds, two given", "a, b, /, c, d=4, *, e, g=7",
+                      "1, 2, e=5")),
+]
+COLUMNS = {
+    "inspect": "plain inspect",
+    "patched": "after posonly.patch_inspect()",
+}
+HEADS = {"inspect": "inspect", "patched": "patched"}
+
+
+def pattern_cell(pattern: str, case: Case, column: str) -> Cell:
+    statement = PATTERNS[pattern][1]
+    f = case.function()
+    args, kwargs = case.arguments()
+    loop = generated_loop(statement, ["module", "f", "sig", "args", "kwargs"], unroll=1)
+    state: Dict[str, Any] = {"sig": inspect.signature(f)}
+
+    def run(n: int) -> int:
+        return loop(n, inspect, f, state["sig"], args, kwargs)  # type: ignore[no-any-return]
+
+    if column == "inspect":
+        return Cell(case.name, column, run, timed="inspect.Signature.bind")
+
+    def remake() -> None:
+        state["sig"] = inspect.signature(f)
+
+    patch = _targets.Patch(prepare=remake)
+
+    def teardown() -> None:
+        patch.teardown()
+        state["sig"] = inspect.signature(f)
+
+    return Cell(case.name, column, run, setup=patch.setup, teardown=teardown,
+                timed="inspect.Signature.bind, patched")
+
+
+def check(pattern: str, case: Case) -> None:
+    """The patched pattern's results equal plain inspect's."""
+    f = case.function()
+    args, kwargs = case.arguments()
+
+    def outcome() -> Any:
+        sig = inspect.signature(f)
+        try:
+            ba = sig.bind(*args, **kwargs)
+        except TypeError as error:
+            ba = sig.bind_partial(*args, **kwargs)
+            return ("partial", str(error), ba.args, ba.kwargs, type(ba))
+        ba.apply_defaults()
+        return ("bound", ba.args, ba.kwargs, dict(ba.arguments), type(ba))
+
+    plain = outcome()
+    with _targets.patched():
+        patched = outcome()
+    if plain != patched:
+        raise AssertionError(f"{case.label}: patched {patched!r} != plain {plain!r}")
+
+
+def build(select: Optional[Any] = None) -> Table:
+    table = Table("clients", "Client patterns: ns per client call, plain inspect against "
+                  "patch_inspect()", COLUMNS,
+                  reference="speedup: plain inspect's time over the patched one's")
+    for pattern, case in ROWS:
+        if select is not None and not select(table.key, case.name):
+            table.filtered_out += 1
+            continue
+        check(pattern, case)
+        table.add_row(case.name, {c: pattern_cell(pattern, case, c) for c in COLUMNS},
+                      pattern=pattern, does=PATTERNS[pattern][0], **case.info())
+    return table
+
+
+def section(table: Table) -> Dict[str, Any]:
+    ratios = {}
+    for row in table.rows:
+        r = ratio(table.cell(row["name"], "inspect"), table.cell(row["name"], "patched"))
+        ratios[row["name"]] = {"speedup": r} if r is not None else {}
+    out = table.section(ratios)
+    out["patterns"] = {name: {"does": does, "statement": statement}
+                       for name, (does, statement) in PATTERNS.items()}
+    return out

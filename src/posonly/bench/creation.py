@@ -1,0 +1,220 @@
+"""The creation table: what making a binder, a wrapper, a layout or a
+signature costs, against making a ``functools.wraps`` pass-through ``def``.
+
+Every object is made from a function made for the purpose: its own code
+object and its own parameter names, so that no cache keyed on a function, a
+code object or a name can hide the cost.  The functions are compiled in
+batches before each sample, outside the timed region; a sample makes one
+object per function and keeps it alive until the sample is over (what is
+timed is making, not freeing).  Bytes kept per object are measured apart,
+with ``tracemalloc``, over many fresh functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import inspect
+import itertools
+import time
+import tracemalloc
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import posonly
+
+from .runner import Cell
+from .table import Table, ratio
+
+#: (name, parameters with ``{u}`` where each function's own suffix goes)
+SIGNATURES: List[Tuple[str, str]] = [
+    ("three by position", "a{u}, b{u}, c{u}"),
+    ("mixed kinds", "a{u}, b{u}, /, c{u}, d{u}=4, *, e{u}, g{u}=7"),
+    ("*args, **kwargs", "*args{u}, **kwargs{u}"),
+    ("twenty with defaults", ", ".join(["p0{u}", "p1{u}", "p2{u}"]
+                                       + [f"p{i}{{u}}={i}" for i in range(3, 20)])),
+]
+
+
+def make_wraps_def(f: Callable[..., Any]) -> Callable[..., Any]:
+    """What a decorator that wraps without looking at arguments makes."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+
+    return wrapper
+
+
+def handler(values: tuple) -> None:
+    """The wrappers' no-op handler."""
+
+
+# (column, expression making one object from ``f``, description)
+COLUMNS: List[Tuple[str, str, str]] = [
+    ("wraps-def", "make_wraps_def(f)", "a decorator making a functools.wraps pass-through def"),
+    ("binder", "binder(f)", "posonly.binder(f)"),
+    ("wrap", "wrap(f, before=handler)", "posonly.wrap(f, before=handler)"),
+    ("layout", "from_callable(f)", "posonly.Layout.from_callable(f)"),
+    ("inspect.signature", "inspect_signature(f)", "inspect.signature(f)"),
+    ("posonly.signature", "posonly_signature(f)", "posonly.signature(f)"),
+]
+NAMESPACE: Dict[str, Any] = {
+    "make_wraps_def": make_wraps_def,
+    "binder": posonly.binder,
+    "wrap": posonly.wrap,
+    "handler": handler,
+    "from_callable": posonly.Layout.from_callable,
+    "inspect_signature": inspect.signature,
+    "posonly_signature": posonly.signature,
+}
+HEADS = {"wraps-def": "wraps def", "binder": "binder", "wrap": "wrap", "layout": "Layout",
+         "inspect.signature": "inspect.sig", "posonly.signature": "posonly.sig"}
+#: Fresh functions per tracemalloc measurement.
+MEMORY_OBJECTS = 400
+
+
+class FreshFunctions:
+    """Functions of one signature, each with its own code object and its own
+    parameter names, compiled on demand in batches."""
+
+    _serial = itertools.count()
+
+    def __init__(self, params: str) -> None:
+        self.params = params
+
+    def take(self, n: int) -> List[Callable[..., Any]]:
+        lines = []
+        names = []
+        for _ in range(n):
+            u = next(self._serial)
+            names.append(f"f{u}")
+            lines.append(f"def f{u}({self.params.format(u=f'_{u}')}):\n    return None\n")
+        namespace: Dict[str, Any] = {"__name__": "posonly_bench_fresh"}
+        exec(compile("".join(lines), "<posonly bench: fresh functions>", "exec"), namespace)
+        return [namespace[name] for name in names]
+
+
+def _loop(expression: str) -> Callable[..., int]:
+    source = (
+        "def timer(functions, keep):\n"
+        "    t0 = _clock()\n"
+        "    for f in functions:\n"
+        f"        keep({expression})\n"
+        "    return _clock() - t0\n"
+    )
+    namespace = dict(NAMESPACE, _clock=time.perf_counter_ns)
+    exec(source, namespace)
+    return namespace["timer"]  # type: ignore[no-any-return]
+
+
+def creation_cell(row: str, column: str, expression: str, fresh: FreshFunctions) -> Cell:
+    loop = _loop(expression)
+    state: Dict[str, Any] = {}
+
+    def setup(n: int) -> None:
+        state["functions"] = fresh.take(n)
+        state["kept"] = []
+
+    def run(n: int) -> int:
+        functions = state["functions"][:n]
+        del state["functions"][:n]
+        return loop(functions, state["kept"].append)  # type: ignore[no-any-return]
+
+    def teardown() -> None:
+        state.clear()
+
+    probe = NAMESPACE[expression.split("(")[0]]
+    return Cell(row, column, run, setup=setup, teardown=teardown, warmup=False,
+                timed=f"{getattr(probe, '__module__', '?')}.{getattr(probe, '__qualname__', probe)}")
+
+
+def bytes_per_object(expression: str, fresh: FreshFunctions, count: int) -> float:
+    """Bytes still allocated per object made, kept alive, from ``count``
+    fresh functions (tracemalloc; the functions themselves not counted)."""
+    make = eval(f"lambda f: {expression}", dict(NAMESPACE))
+    functions = fresh.take(count)
+    kept: List[Any] = [None] * count
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i, f in enumerate(functions):
+            kept[i] = make(f)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    del kept
+    return (after - before) / count
+
+
+def check(expression: str, fresh: FreshFunctions) -> None:
+    """The two signatures agree; every object is made without error."""
+    (f,) = fresh.take(1)
+    made = eval(expression, dict(NAMESPACE, f=f))
+    if expression.startswith("posonly_signature") and made != inspect.signature(f):
+        raise AssertionError(f"posonly.signature({f.__name__}) != inspect.signature")
+
+
+def build(select: Optional[Any] = None) -> Table:
+    table = Table(
+        "creation", "Creation: making one object from a fresh function, time relative to "
+        "making a functools.wraps pass-through def", {c: d for c, _, d in COLUMNS},
+        unit="ns", reference="each column's best time over the wraps-def's; "
+        "posonly.signature also over inspect.signature's")
+    for name, params in SIGNATURES:
+        if select is not None and not select(table.key, name):
+            table.filtered_out += 1
+            continue
+        fresh = FreshFunctions(params)
+        cells = {}
+        for column, expression, _ in COLUMNS:
+            check(expression, fresh)
+            cells[column] = creation_cell(name, column, expression, fresh)
+        table.add_row(name, cells, signature="(" + params.replace("{u}", "") + ")",
+                      call="")
+    return table
+
+
+def memory(table: Table, count: int) -> Dict[str, Dict[str, float]]:
+    out: Dict[str, Dict[str, float]] = {}
+    for row in table.rows:
+        params = dict(SIGNATURES)[row["name"]]
+        fresh = FreshFunctions(params)
+        out[row["name"]] = {
+            column: round(bytes_per_object(expression, fresh, count), 1)
+            for column, expression, _ in COLUMNS
+        }
+    return out
+
+
+def section(table: Table, memory_count: int = MEMORY_OBJECTS) -> Dict[str, Any]:
+    ratios: Dict[str, Dict[str, Any]] = {}
+    for row in table.rows:
+        name = row["name"]
+        base = table.cell(name, "wraps-def")
+        found = {}
+        for column, _, _ in COLUMNS:
+            if column == "wraps-def":
+                continue
+            r = ratio(table.cell(name, column), base)
+            if r is not None:
+                found[column] = r
+        r = ratio(table.cell(name, "inspect.signature"), table.cell(name, "posonly.signature"))
+        if r is not None:
+            found["signature speedup"] = r
+        ratios[name] = found
+    bytes_kept = memory(table, memory_count) if table.rows else {}
+    extra = {}
+    for name, columns in bytes_kept.items():
+        base = columns["wraps-def"]
+        extra[name] = {
+            "bytes": columns,
+            "bytes_ratio": {c: round(v / base, 3) for c, v in columns.items()
+                            if c != "wraps-def" and base > 0},
+        }
+    out = table.section(ratios, extra)
+    out["memory"] = {"method": "tracemalloc: bytes still allocated per object kept alive",
+                     "objects_per_measurement": memory_count}
+    return out
+

@@ -1,0 +1,385 @@
+"""Reporting: the tables as text, the JSON, pyperf's JSON, the plot, and the
+comparison of two runs."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from . import binding, clients, creation, pep570, wrapping
+from .runner import NOISY
+
+FLAG = "?"
+
+
+def _ratio(n: Optional[Dict[str, Any]], width: int = 9) -> str:
+    """A ratio as ``1.23x``, or ``1.23x?`` when its spread is too wide."""
+    if n is None or n.get("value") is None:
+        return f"{'-':>{width}}"
+    text = f"{n['value']:.2f}x" + (FLAG if n["noisy"] else " ")
+    return f"{text:>{width}}"
+
+
+def _pct(spread: Optional[float]) -> str:
+    return "  inf" if spread is None else f"{100 * spread:4.1f}%"
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) < width else text[: width - 5] + "...)"
+
+
+def _row_spread(row: Dict[str, Any]) -> Optional[float]:
+    spreads = [c["spread"] for c in row["cells"].values()]
+    return None if any(s is None for s in spreads) or not spreads else max(spreads)
+
+
+def _header(result: Dict[str, Any]) -> List[str]:
+    m = result["meta"]
+    s = m["settings"]
+    lines = [
+        f"posonly {m['posonly']} bench: {m['python']}, implementation under test: "
+        f"{m['implementation']}, {s['name']} run, {m['when']}",
+        f"interpreter: {m['build']}",
+        f"cpu: {m['cpu']} ({m['cpu_count']} cpus), load average before "
+        f"{m['load_average_before']}, after {m.get('load_average_after')}",
+        "each cell: best of its samples (one sample per interleaved round; samples of "
+        f"~{s['sample_ns'] / 1e6:g} ms); spread = 10th percentile over best; "
+        f"{FLAG} marks a value whose spread exceeds {100 * NOISY:.0f}% (not to be quoted)",
+    ]
+    if m["filter"] is not None:
+        lines.append(f"filter: -k {m['filter']!r} (rows whose \"table: row\" contains it)")
+    return lines
+
+
+def _measured(section: Dict[str, Any]) -> str:
+    return (f"({section['rounds']} rounds, {section['seconds']:.1f} s, stopped: "
+            f"{section['stopped']})")
+
+
+def _skipped(section: Dict[str, Any], key: str, result: Dict[str, Any]) -> Optional[str]:
+    if not section["selected"]:
+        return f"{section['title'].split(':')[0]}: not run (--tables)"
+    if not section["rows"]:
+        return (f"{section['title'].split(':')[0]}: no row matches -k "
+                f"{result['meta']['filter']!r} ({section['rows_filtered_out']} rows left out)")
+    return None
+
+
+def format_binding(section: Dict[str, Any]) -> List[str]:
+    columns = [c for c in section["columns"] if c != "floor"]
+    width = min(max(max(len(r["signature"]) for r in section["rows"]) + 2, 24), 44)
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'signature':<{width}}{'call':<28}{'floor ns':>9}" + "".join(
+        f"{binding.HEADS[c]:>9}" for c in columns) + f"{'spread':>8}")
+    for row in section["rows"]:
+        text = f"{_short(row['signature'], width):<{width}}{row['call']:<28}"
+        text += f"{row['cells']['floor']['value']:>9.1f}"
+        text += "".join(_ratio(row["ratios"].get(c)) for c in columns)
+        lines.append(text + f"{_pct(_row_spread(row)):>8}")
+    text = f"{'geomean':<{width}}{'':<28}{'':>9}"
+    lines.append(text + "".join(_ratio(section["geomean"].get(c)) for c in columns))
+    lines.append("columns: " + "; ".join(
+        f"{binding.HEADS[c]} = {t}" for c, t in section["columns"].items()))
+    if "binder_vs_c_floor" in section:
+        lines.append(f"binder(f)(...) costs {section['binder_vs_c_floor']:.2f}x what the C copy "
+                     "does (geomean over the cases without *args or **kwargs)")
+    for column, title in (("binder", "binder(f)(...)"),
+                          ("drop-in", "posonly.signature(f).bind(...)"),
+                          ("patched", "inspect's bind after patch_inspect()")):
+        if f"{column}_vs_inspect" in section:
+            lines.append(f"{title} is {section[f'{column}_vs_inspect']:.1f}x faster than "
+                         "inspect.Signature.bind (geomean over the rows)")
+    return lines
+
+
+def format_pep570(section: Dict[str, Any]) -> List[str]:
+    columns = list(section["columns"])
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'parameters':<23}{'passed':<13}{'call':<18}" + "".join(
+        f"{pep570.HEADS[c]:>23}" for c in columns))
+    for row in section["rows"]:
+        text = f"{row['parameters']:<23}{row['passed']:<13}{row['call']:<18}"
+        for c in columns:
+            cell, r = row["cells"].get(c), row["ratios"].get(c)
+            if cell is None:
+                text += f"{'-':>23}"
+                continue
+            text += f"{cell['value']:>7.1f} ±{_pct(cell['spread'])} " + _ratio(r, 8).replace(
+                "x", "")
+        lines.append(text)
+    headline = section.get("keyword_over_position")
+    if headline:
+        lines.append("by keyword / by position, positional-or-keyword parameters: " + ", ".join(
+            f"{pep570.HEADS[c]} {_ratio(n, 0).strip()} (±{_pct(n['spread']).strip()})"
+            for c, n in headline.items()))
+    return lines
+
+
+def format_wrapping(section: Dict[str, Any]) -> List[str]:
+    columns = [c for c in section["columns"] if c not in ("bare", "def")]
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'signature':<30}{'call':<28}{'bare ns':>8}{'def ns':>8}" + "".join(
+        f"{c:>13}" for c in columns) + f"{'spread':>8}")
+    for row in section["rows"]:
+        cells = row["cells"]
+        text = (f"{_short(row['signature'], 30):<30}{row['call']:<28}"
+                f"{cells['bare']['value']:>8.1f}{cells['def']['value'] - cells['bare']['value']:>8.1f}")
+        text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
+        lines.append(text + f"{_pct(_row_spread(row)):>8}")
+    lines.append(f"{'geomean':<30}{'':<28}{'':>8}{'':>8}" + "".join(
+        _ratio(section["geomean"].get(c), 13) for c in columns))
+    lines.append("columns: " + "; ".join(f"{c} = {t}" for c, t in section["columns"].items()))
+    return lines
+
+
+def format_creation(section: Dict[str, Any]) -> List[str]:
+    columns = [c for c in section["columns"] if c != "wraps-def"]
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'signature':<22}{'wraps def ns':>13}" + "".join(
+        f"{creation.HEADS[c]:>13}" for c in columns) + f"{'sig speedup':>13}{'spread':>8}")
+    for row in section["rows"]:
+        text = f"{row['name']:<22}{row['cells']['wraps-def']['value']:>13.0f}"
+        text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
+        text += _ratio(row["ratios"].get("signature speedup"), 13)
+        lines.append(text + f"{_pct(_row_spread(row)):>8}")
+    lines.append(f"{'geomean':<22}{'':>13}" + "".join(
+        _ratio(section["geomean"].get(c), 13) for c in columns)
+        + _ratio(section["geomean"].get("signature speedup"), 13))
+    lines.append(f"bytes kept per object (tracemalloc, {section['memory']['objects_per_measurement']}"
+                 " fresh functions), and relative to a wraps def's:")
+    lines.append(f"{'signature':<22}{'wraps def B':>13}" + "".join(
+        f"{creation.HEADS[c]:>13}" for c in columns))
+    for row in section["rows"]:
+        text = f"{row['name']:<22}{row['bytes']['wraps-def']:>13.0f}"
+        text += "".join(f"{row['bytes_ratio'][c]:>12.2f}x" for c in columns)
+        lines.append(text)
+    lines.append("columns: " + "; ".join(
+        f"{creation.HEADS[c]} = {t}" for c, t in section["columns"].items())
+        + "; sig speedup = inspect.signature's time over posonly.signature's")
+    return lines
+
+
+def format_clients(section: Dict[str, Any]) -> List[str]:
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'pattern':<14}{'signature':<30}{'call':<18}{'inspect ns':>11}"
+                 f"{'patched ns':>11}{'speedup':>10}{'spread':>8}")
+    for row in section["rows"]:
+        cells = row["cells"]
+        lines.append(
+            f"{row['pattern']:<14}{_short(row['signature'], 30):<30}{row['call']:<18}"
+            f"{cells['inspect']['value']:>11.0f}{cells['patched']['value']:>11.0f}"
+            f"{_ratio(row['ratios'].get('speedup'), 10)}{_pct(_row_spread(row)):>8}")
+    lines.append(f"{'geomean':<62}{'':>22}{_ratio(section['geomean'].get('speedup'), 10)}")
+    for name, pattern in section["patterns"].items():
+        lines.append(f"{name}: {pattern['does']}")
+    return lines
+
+
+FORMATTERS = {
+    "binding": format_binding,
+    "pep570": format_pep570,
+    "wrapping": format_wrapping,
+    "creation": format_creation,
+    "clients": format_clients,
+}
+
+
+def format_report(result: Dict[str, Any]) -> str:
+    lines = _header(result)
+    for key, formatter in FORMATTERS.items():
+        section = result[key]
+        lines.append("")
+        skipped = _skipped(section, key, result)
+        lines.extend([skipped] if skipped else formatter(section))
+    lines.append("")
+    lines.append(f"({result['meta']['seconds']:.1f} s)")
+    return "\n".join(lines)
+
+
+def write_json(result: Dict[str, Any], path: str) -> None:
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(result, stream, indent=1)
+        stream.write("\n")
+
+
+def cells(result: Dict[str, Any]) -> Iterable[Tuple[str, str, str, Dict[str, Any]]]:
+    """Every measured cell: (table, row, column, cell)."""
+    for key in FORMATTERS:
+        for row in result.get(key, {}).get("rows", []):
+            for column, cell in row["cells"].items():
+                yield key, row["name"], column, cell
+
+
+# -- pyperf ----------------------------------------------------------------------
+
+
+def pyperf_suite(result: Dict[str, Any]) -> Dict[str, Any]:
+    """The run in pyperf's JSON format (version 1.0): one benchmark per cell,
+    named "table: row: column", each sample a run of one value, in seconds
+    per operation, with its loops; pyperf's own tools read it
+    (``python -m pyperf compare_to old.json new.json``)."""
+    m = result["meta"]
+    benchmarks = []
+    for table, row, column, cell in cells(result):
+        benchmarks.append({
+            "metadata": {
+                "name": f"{table}: {row}: {column}",
+                "loops": int(cell["loops"]),
+                "inner_loops": int(cell["ops_per_loop"]),
+                "unit": "second",
+            },
+            "runs": [{"values": [s * 1e-9]} for s in cell["samples"]],
+        })
+    return {
+        "version": "1.0",
+        "metadata": {
+            "description": "python -m posonly bench",
+            "python_version": m["python"].split()[-1],
+            "python_implementation": m["python"].split()[0].lower(),
+            "python_executable": m["executable"],
+            "platform": m["platform"],
+            "cpu_model_name": m["cpu"],
+            "cpu_count": m["cpu_count"] or 1,
+            "date": m["when"].replace("+00:00", ""),
+            "perf_version": "posonly bench " + m["posonly"],
+            "posonly_implementation": m["implementation"],
+        },
+        "benchmarks": benchmarks,
+    }
+
+
+def write_pyperf(result: Dict[str, Any], path: str) -> None:
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(pyperf_suite(result), stream)
+        stream.write("\n")
+
+
+# -- comparing two runs ----------------------------------------------------------
+
+
+def mann_whitney(a: List[float], b: List[float]) -> float:
+    """Two-sided p-value of the Mann-Whitney U test (normal approximation,
+    with the correction for ties): how likely samples this different would
+    be if both came from one distribution."""
+    n1, n2 = len(a), len(b)
+    if n1 < 2 or n2 < 2:
+        return 1.0
+    merged = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
+    ranks = [0.0] * len(merged)
+    ties = 0.0
+    i = 0
+    while i < len(merged):
+        j = i
+        while j + 1 < len(merged) and merged[j + 1][0] == merged[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2 + 1
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    r1 = sum(r for r, (_, which) in zip(ranks, merged) if which == 0)
+    u = r1 - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    variance = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if variance <= 0:
+        return 1.0
+    z = (abs(u - n1 * n2 / 2) - 0.5) / math.sqrt(variance)
+    return max(0.0, min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2))))
+
+
+def compare_cell(old: Dict[str, Any], new: Dict[str, Any], alpha: float = 0.01) -> Dict[str, Any]:
+    """A cell's change from ``old`` to ``new`` and whether it is significant:
+    the samples differ by the Mann-Whitney test at ``alpha``, and the change
+    of the best exceeds both cells' spreads (what the instrument resolves)."""
+    change = new["value"] / old["value"] - 1.0
+    p = mann_whitney(old["samples"], new["samples"])
+    resolution = (old["spread"] or 0.0) + (new["spread"] or 0.0)
+    significant = p < alpha and abs(change) > max(resolution, 0.01)
+    return {"change": change, "p": p, "resolution": resolution, "significant": significant}
+
+
+def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[str, Any]]]:
+    """Every cell present in both runs: its change and significance."""
+    found = {(t, r, c): cell for t, r, c, cell in cells(old)}
+    rows = []
+    for t, r, c, cell in cells(new):
+        before = found.get((t, r, c))
+        if before is None:
+            continue
+        verdict = compare_cell(before, cell)
+        rows.append({"table": t, "row": r, "column": c, "old": before["value"],
+                     "new": cell["value"], **verdict})
+    lines = []
+    for label, run in (("old", old), ("new", new)):
+        m = run["meta"]
+        lines.append(f"{label}: {m['python']} ({m['implementation']}), posonly {m['posonly']}, "
+                     f"{m['settings']['name']} run, {m['when']}, {m['build']}")
+    lines.append("")
+    lines.append(f"{'table':<10}{'row':<36}{'column':<19}{'old ns':>10}{'new ns':>10}"
+                 f"{'change':>9}{'p':>9}  verdict")
+    for row in rows:
+        verdict = ("slower" if row["change"] > 0 else "faster") if row["significant"] \
+            else "not significant"
+        lines.append(f"{row['table']:<10}{row['row'][:35]:<36}{row['column'][:18]:<19}"
+                     f"{row['old']:>10.1f}{row['new']:>10.1f}{100 * row['change']:>+8.1f}%"
+                     f"{row['p']:>9.3g}  {verdict}")
+    significant = [r for r in rows if r["significant"]]
+    lines.append("")
+    lines.append(f"{len(rows)} cells compared, {len(significant)} changed significantly "
+                 "(Mann-Whitney p < 0.01 on the samples and a change wider than the two "
+                 "spreads)")
+    return "\n".join(lines), rows
+
+
+# -- the plot ---------------------------------------------------------------------
+
+
+def plot(result: Dict[str, Any], path: str) -> None:
+    """Every table's ratios as grouped bars with their spread as error bars,
+    one panel per table, legends beside the panels."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [(key, result[key]) for key in FORMATTERS if result[key]["rows"]]
+    if not panels:
+        return
+    fig, axes = plt.subplots(len(panels), 1, figsize=(13, 3.6 * len(panels)), squeeze=False)
+    for ax, (key, section) in zip(axes[:, 0], panels):
+        rows = section["rows"]
+        columns: List[str] = []
+        for row in rows:
+            for column in row["ratios"]:
+                if column not in columns:
+                    columns.append(column)
+        width = 0.8 / max(1, len(columns))
+        for k, column in enumerate(columns):
+            xs, ys, errs, hatches = [], [], [], []
+            for i, row in enumerate(rows):
+                n = row["ratios"].get(column)
+                if n is None or n["value"] is None:
+                    continue
+                xs.append(i + (k - (len(columns) - 1) / 2) * width)
+                ys.append(n["value"])
+                errs.append(n["value"] * (n["spread"] if n["spread"] is not None else 0.0))
+                hatches.append(n["noisy"])
+            bars = ax.bar(xs, ys, width, yerr=[[0] * len(errs), errs], capsize=2,
+                          label=section["columns"].get(column, column), error_kw={"lw": 0.8})
+            for bar, noisy in zip(bars, hatches):
+                if noisy:
+                    bar.set_hatch("//")
+        ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+        ax.set_yscale("log")
+        ax.set_ylabel("ratio (log)")
+        ax.set_xticks(range(len(rows)))
+        ax.set_xticklabels([r["name"] for r in rows], rotation=20, ha="right", fontsize=7)
+        ax.set_title(section["title"], fontsize=9, loc="left")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    m = result["meta"]
+    fig.suptitle(f"posonly bench: {m['python']}, {m['implementation']}, {m['when']} "
+                 "(error bars: spread; hatched: noisy)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)

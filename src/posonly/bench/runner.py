@@ -1,0 +1,323 @@
+"""The measuring part of the bench: cells, interleaved rounds, statistics.
+
+A *cell* is one thing timed (one column of one row of a table).  A sample of
+a cell runs its operation ``loops`` times in a generated loop and records the
+time per operation.  A *table* is measured round by round: every round takes
+one sample of every cell, in a shuffled order, so that whatever else the
+machine is doing falls on all cells alike.  Rounds continue until every
+cell's estimate is stable, or the table's time limit is reached.
+
+The estimate of a cell is its best (smallest) sample: on a machine shared with
+other work, a sample is only ever made slower by interference, never faster.
+Its *spread* says how far that estimate can be trusted: how far the tenth
+percentile of the samples lies above the best one.  A cell whose spread stays
+wide is flagged as noisy; the report does not print it as a clean number.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import platform
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+#: A cell whose spread is wider than this is flagged as noisy.
+NOISY = 0.05
+#: Operations per loop iteration in generated call loops: the loop's own
+#: cost is spread over this many operations.
+UNROLL = 10
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How long and how often to sample.
+
+    ``sample_ns`` is the target duration of one sample, ``min_rounds`` and
+    ``max_rounds`` bound the rounds of a table, ``table_seconds`` is each
+    table's time limit, ``stable`` the spread under which a cell counts as
+    stable, ``patience`` how many rounds its best must hold.
+    """
+
+    name: str
+    sample_ns: float
+    min_rounds: int
+    max_rounds: int
+    table_seconds: float
+    stable: float = 0.02
+    patience: int = 10
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {
+            "name": self.name, "sample_ns": self.sample_ns, "min_rounds": self.min_rounds,
+            "max_rounds": self.max_rounds, "table_seconds": self.table_seconds,
+            "stable_spread": self.stable, "patience_rounds": self.patience,
+            "noisy_spread": NOISY,
+        }
+
+
+FULL = Settings("full", sample_ns=2.0e6, min_rounds=30, max_rounds=400, table_seconds=30.0)
+QUICK = Settings("quick", sample_ns=1.0e6, min_rounds=12, max_rounds=120, table_seconds=6.0,
+                 patience=6)
+#: For the test suite: a handful of tiny samples (numbers meaningless).
+TINY = Settings("tiny", sample_ns=2.0e4, min_rounds=3, max_rounds=3, table_seconds=0.5,
+                patience=1)
+
+
+def _clock() -> int:
+    return time.perf_counter_ns()
+
+
+class Cell:
+    """One timed operation and its samples (ns per operation).
+
+    ``run(n)`` performs the operation ``n`` times and returns the elapsed
+    nanoseconds.  ``setup(n)`` and ``teardown()``, when given, run around each
+    sample, outside the timed region (a patch applied and removed, a batch of
+    fresh inputs made and dropped).  ``ops`` is the number of operations per
+    unit of ``n`` (an unrolled loop makes several per iteration).
+    """
+
+    def __init__(self, row: str, column: str, run: Callable[[int], int], *, ops: int = 1,
+                 setup: Optional[Callable[[int], None]] = None,
+                 teardown: Optional[Callable[[], None]] = None,
+                 warmup: bool = True, timed: str = "") -> None:
+        self.row = row
+        self.column = column
+        self.run = run
+        self.ops = ops
+        self.setup = setup
+        self.teardown = teardown
+        self.warmup = warmup
+        self.timed = timed
+        self.loops = 1
+        self.samples: List[float] = []
+
+    def measure(self, n: int) -> float:
+        """One sample: ns per operation over ``n`` loops."""
+        if self.setup is not None:
+            self.setup(n + (1 if self.warmup else 0))
+        try:
+            if self.warmup:
+                self.run(1)
+            elapsed = self.run(n)
+        finally:
+            if self.teardown is not None:
+                self.teardown()
+        return elapsed / (n * self.ops)
+
+    def calibrate(self, sample_ns: float) -> None:
+        """Choose the loops per sample that make a sample last ``sample_ns``."""
+        n = 1
+        while True:
+            per_op = self.measure(n)
+            elapsed = per_op * n * self.ops
+            if elapsed >= sample_ns / 8 or n >= 1 << 22:
+                self.loops = max(1, int(n * sample_ns / max(elapsed, 1.0)))
+                return
+            n *= 4
+
+    def sample(self) -> None:
+        self.samples.append(self.measure(self.loops))
+
+    # -- statistics ----------------------------------------------------------
+
+    @property
+    def best(self) -> float:
+        return estimate(self.samples)
+
+    @property
+    def spread(self) -> float:
+        return spread(self.samples)
+
+    def stable(self, settings: Settings) -> bool:
+        """The spread is narrow and the best has held for ``patience`` rounds."""
+        if len(self.samples) < settings.min_rounds:
+            return False
+        if self.spread > settings.stable:
+            return False
+        head = self.samples[: len(self.samples) - settings.patience]
+        return bool(head) and min(head) <= self.best * (1.0 + settings.stable / 4)
+
+
+def estimate(samples: Sequence[float]) -> float:
+    """A cell's estimate: its best sample."""
+    return min(samples)
+
+
+def percentile(samples: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(samples)
+    k = max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))
+    return ordered[k]
+
+
+def spread(samples: Sequence[float]) -> float:
+    """How far the tenth percentile of the samples lies above the best one,
+    relative to it (at least the third-best sample is used)."""
+    ordered = sorted(samples)
+    if len(ordered) < 2:
+        return float("inf")
+    k = max(2, math.ceil(0.1 * len(ordered))) - 1
+    k = min(k, len(ordered) - 1)
+    return ordered[k] / ordered[0] - 1.0
+
+
+def geomean(values: Sequence[float]) -> float:
+    values = [v for v in values if v > 0 and math.isfinite(v)]
+    if not values:
+        return float("nan")
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+class Progress:
+    """A progress line on stderr (one line rewritten on a terminal)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def show(self, text: str, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.tty:
+            if force or now - self.last > 0.2:
+                sys.stderr.write("\r" + ("posonly bench: " + text)[:79].ljust(79))
+                sys.stderr.flush()
+                self.last = now
+        elif force or now - self.last > 5.0:
+            sys.stderr.write("posonly bench: " + text + "\n")
+            self.last = now
+
+    def finish(self) -> None:
+        if self.enabled and self.tty:
+            sys.stderr.write("\r" + " " * 79 + "\r")
+            sys.stderr.flush()
+
+
+@dataclass
+class Measured:
+    """What measuring a table took."""
+
+    rounds: int = 0
+    seconds: float = 0.0
+    stopped: str = ""
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+def measure(title: str, cells: Sequence[Cell], settings: Settings, progress: Progress,
+            seed: int = 570) -> Measured:
+    """Calibrate every cell, then take rounds of one sample per cell, in a
+    shuffled order each round, until every cell is stable or a limit is hit."""
+    rng = random.Random(seed)
+    out = Measured()
+    if not cells:
+        out.stopped = "no cells"
+        return out
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    started = time.perf_counter()
+    try:
+        for cell in cells:
+            cell.calibrate(settings.sample_ns)
+        order = list(cells)
+        while True:
+            rng.shuffle(order)
+            for cell in order:
+                cell.sample()
+            out.rounds += 1
+            elapsed = time.perf_counter() - started
+            unstable = sum(1 for c in cells if not c.stable(settings))
+            progress.show(f"{title}: round {out.rounds}, {unstable} of {len(cells)} cells "
+                          f"not yet stable, {elapsed:.0f} s")
+            if out.rounds < settings.min_rounds:
+                continue
+            if not unstable:
+                out.stopped = "stable"
+                break
+            if out.rounds >= settings.max_rounds:
+                out.stopped = "round limit"
+                break
+            if elapsed >= settings.table_seconds:
+                out.stopped = "time limit"
+                break
+            if out.rounds % 10 == 0:
+                gc.enable()
+                gc.collect()
+                gc.disable()
+    finally:
+        if was_enabled:
+            gc.enable()
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def generated_loop(statement: str, names: Sequence[str], unroll: int = UNROLL,
+                   namespace: Optional[Dict[str, Any]] = None) -> Callable[..., int]:
+    """A function ``timer(n, *names)`` that runs ``statement`` ``n * unroll``
+    times and returns the elapsed ns.  Generated source, so that a literal
+    call in the statement is a literal call in the loop."""
+    lines = statement.splitlines() or [statement]
+    body = "\n".join("        " + line for _ in range(unroll) for line in lines)
+    source = (
+        f"def timer(n, {', '.join(names)}):\n"
+        "    loop = _range(n)\n"
+        "    t0 = _clock()\n"
+        "    for _ in loop:\n"
+        f"{body}\n"
+        "    return _clock() - t0\n"
+    )
+    ns: Dict[str, Any] = dict(namespace or {})
+    ns.update(_range=range, _clock=time.perf_counter_ns)
+    exec(source, ns)
+    return ns["timer"]  # type: ignore[no-any-return]
+
+
+# -- where the numbers come from ----------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as stream:
+            for line in stream:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def describe_build() -> str:
+    """Which build of the interpreter runs the bench: ratios to the
+    interpreter's own call depend on whether it was built optimised."""
+    import sysconfig
+
+    executable = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    configured = sysconfig.get_config_var("CONFIG_ARGS") or ""
+    if sys.implementation.name != "cpython":
+        origin = f"{sys.implementation.name}, JIT on"
+    elif "--enable-optimizations" in configured:
+        origin = "configured --enable-optimizations (PGO)" + (
+            " --with-lto" if "--with-lto" in configured else "")
+    elif "/.pyenv/" in executable:
+        origin = "pyenv's build, configured without --enable-optimizations (no PGO/LTO)"
+    elif executable.startswith("/usr/bin/") and os.path.exists("/etc/debian_version"):
+        # Debian's packaging builds with PGO and LTO outside CONFIG_ARGS.
+        origin = "Debian's package (built with PGO and LTO)"
+    else:
+        origin = "build options unknown"
+    return f"{executable}: {origin}"
+
+
+def load_average() -> Optional[List[float]]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None

@@ -1,0 +1,125 @@
+"""The wrapping table: what a wrapper that sees each call's values adds to a
+call, against the plain ``functools.wraps`` pass-through ``def`` (which sees
+nothing).  Ratios are overheads (wrapped minus bare) over the pass-through
+def's overhead; every handler is a no-op, so what is timed is the wrapping."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Dict, List, Optional
+
+import posonly
+
+from . import _targets
+from .case import Case, call_cell
+from .table import Table, overhead_ratio
+
+CASES: List[Case] = [
+    Case("one positional-only", "a, /", "1"),
+    Case("three by position", "a, b, c", "1, 2, 3"),
+    Case("mixed kinds", "a, b, /, c, d=4, *, e, g=7", "1, 2, 3, e=5"),
+    Case("five by keyword", "a, b, c, d, e", "a=1, b=2, c=3, d=4, e=5"),
+    Case("*args, **kwargs", "*args, **kwargs", "1, 2, x=3"),
+]
+
+COLUMNS: Dict[str, str] = {
+    "bare": "the function itself, unwrapped",
+    "def": "functools.wraps pass-through def (*args, **kwargs)",
+    "wrapt": "wrapt pass-through @wrapt.decorator",
+    "recipe": "def + binder(f).bind(args, kwargs) + handler + bind.apply",
+    "before": "posonly.wrap(f, before=handler)",
+    "around": "posonly.wrap(f, around=handler), proceed(values)",
+    "pure before": "the pure-Python twin's wrap(f, before=handler)",
+    "pure around": "the pure-Python twin's wrap(f, around=handler)",
+    "inspect": "def + inspect.signature(f).bind(...) + handler",
+}
+
+
+def before_handler(values: tuple) -> None:
+    """A handler that looks at nothing: what is timed is the wrapping."""
+
+
+def around_handler(proceed: Callable[[tuple], Any], values: tuple) -> Any:
+    return proceed(values)
+
+
+def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
+    """``f`` wrapped each way available here, each wrapper seeing the values."""
+
+    @functools.wraps(f)
+    def pass_through(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+
+    out: Dict[str, Callable[..., Any]] = {"bare": f, "def": pass_through}
+    try:
+        import wrapt  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError:
+        pass
+    else:
+        @wrapt.decorator  # type: ignore[misc,unused-ignore]
+        def wrapt_pass_through(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
+            return wrapped(*args, **kwargs)
+
+        out["wrapt"] = wrapt_pass_through(f)
+
+    bind = posonly.binder(f)
+
+    @functools.wraps(f)
+    def recipe(*args: Any, **kwargs: Any) -> Any:
+        values = bind.bind(args, kwargs)
+        before_handler(values)
+        return bind.apply(f, values)
+
+    out["recipe"] = recipe
+    out["before"] = posonly.wrap(f, before=before_handler)
+    out["around"] = posonly.wrap(f, around=around_handler)
+    if _targets.compiled_module() is not None:
+        pure = _targets.pure_module()
+        out["pure before"] = pure.wrap(f, before=before_handler)
+        out["pure around"] = pure.wrap(f, around=around_handler)
+    signature = inspect.signature(f)
+
+    @functools.wraps(f)
+    def with_inspect(*args: Any, **kwargs: Any) -> Any:
+        before_handler(signature.bind(*args, **kwargs))
+        return f(*args, **kwargs)
+
+    out["inspect"] = with_inspect
+    return out
+
+
+def build(select: Optional[Any] = None) -> Table:
+    table = Table("wrapping", "Wrapping: overhead per call (wrapped minus bare), each relative "
+                  "to the pass-through def's; every handler is a no-op", COLUMNS,
+                  reference="(column - bare) / (def - bare), row by row")
+    for case in CASES:
+        if select is not None and not select(table.key, case.name):
+            table.filtered_out += 1
+            continue
+        f = case.function()
+        args, kwargs = case.arguments()
+        expected = f(*args, **kwargs)
+        cells = {}
+        for column, fn in wrapped(f).items():
+            if fn(*args, **kwargs) != expected:
+                raise AssertionError(f"{column} {case.label}: not the function's result")
+            cells[column] = call_cell(case, column, "fn({call})", fn)
+        table.add_row(case.name, cells, **case.info())
+    return table
+
+
+def section(table: Table) -> Dict[str, Any]:
+    ratios = {}
+    for row in table.rows:
+        name = row["name"]
+        found = {}
+        for column in table.present_columns():
+            if column in ("bare", "def"):
+                continue
+            r = overhead_ratio(table.cell(name, column), table.cell(name, "def"),
+                               table.cell(name, "bare"))
+            if r is not None:
+                found[column] = r
+        ratios[name] = found
+    return table.section(ratios)
