@@ -1,34 +1,158 @@
-"""``python -m posonly bench``, run as a user runs it: a few cases, quick.
+"""``python -m posonly bench``, run as a user runs it, with tiny settings.
 
-Only what the command reports is checked (the columns, the numbers' shape,
-the interpreter's build), never how fast anything is: speed is the bench's
-to measure, not a test's to assert.
+Only what the command reports is checked (the JSON's shape, which
+implementation each column timed, that bad options fail before anything is
+timed), never how fast anything is: speed is the bench's to measure, not a
+test's to assert.
 """
 
 import json
+import os
 import subprocess
 import sys
 
+import pytest
+
 import posonly
 
+TABLES = ("binding", "pep570", "wrapping", "creation", "clients")
+CELL_KEYS = {"value", "spread", "noisy", "loops", "ops_per_loop", "timed", "samples"}
+NUMBER_KEYS = {"value", "spread", "noisy"}
 
-def test_bench_reports_every_column_and_the_build(tmp_path):
-    out = tmp_path / "bench.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "posonly", "bench", "--quick", "--no-progress",
-         "-k", "one positional", "--json", str(out)],
-        capture_output=True, text=True, timeout=300, check=True,
+
+def bench(*args, env=None, check=True):
+    return subprocess.run(
+        [sys.executable, "-m", "posonly", "bench", "--tiny", "--no-progress", *args],
+        capture_output=True, text=True, timeout=300, check=check,
+        env=None if env is None else {**os.environ, **env},
     )
-    report = json.loads(out.read_text())
-    assert report["implementation"] == posonly.IMPLEMENTATION
-    assert f"interpreter: {report['build']}" in result.stdout
-    (case,) = report["cases"]
-    assert case["call"] == "f(1)"
-    expected = {"floor", "pure", "exec", "drop-in", "patched", "inspect"}
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """One tiny run of the rows named "mixed kinds", in every table."""
+    out = tmp_path_factory.mktemp("bench") / "bench.json"
+    result = bench("-k", "mixed kinds", "--json", str(out))
+    return json.loads(out.read_text()), result.stdout
+
+
+def test_the_json_describes_itself(mixed):
+    report, stdout = mixed
+    assert report["schema"] == "posonly-bench/2"
+    meta = report["meta"]
+    for key in ("when", "python", "version", "executable", "build", "platform", "cpu",
+                "cpu_count", "implementation", "unit", "estimate", "settings", "filter",
+                "posonly", "seconds"):
+        assert key in meta, key
+    assert meta["implementation"] == posonly.IMPLEMENTATION
+    assert meta["filter"] == "mixed kinds"
+    assert meta["settings"]["name"] == "tiny"
+    assert f"interpreter: {meta['build']}" in stdout
+    assert "filter: -k 'mixed kinds'" in stdout
+
+
+def test_one_section_per_table_every_cell_with_its_samples(mixed):
+    report, _ = mixed
+    for key in TABLES:
+        section = report[key]
+        assert section["selected"] is True
+        for field in ("title", "unit", "columns", "reference", "rounds", "seconds",
+                      "stopped", "rows", "geomean", "rows_filtered_out"):
+            assert field in section, (key, field)
+        for row in section["rows"]:
+            assert "mixed kinds" in row["name"]
+            assert row["cells"], (key, row["name"])
+            for column, cell in row["cells"].items():
+                assert column in section["columns"]
+                assert set(cell) == CELL_KEYS
+                assert len(cell["samples"]) == section["rounds"] >= 3
+                assert cell["value"] == min(cell["samples"]) > 0
+                assert cell["loops"] >= 1 and cell["ops_per_loop"] >= 1
+            for number in row["ratios"].values():
+                assert set(number) == NUMBER_KEYS
+        for number in section["geomean"].values():
+            assert set(number) == NUMBER_KEYS
+
+
+def test_the_filter_keeps_every_section_and_says_what_it_left_out(mixed):
+    report, stdout = mixed
+    assert [r["name"] for r in report["binding"]["rows"]] == ["mixed kinds"]
+    assert len(report["clients"]["rows"]) == 3
+    # PEP 570's table has no "mixed kinds" row: reported, not silently dropped.
+    assert report["pep570"]["rows"] == []
+    assert report["pep570"]["rows_filtered_out"] == 4
+    assert "PEP 570: no row matches -k 'mixed kinds' (4 rows left out)" in stdout
+
+
+def test_the_tables_hold_their_columns(mixed):
+    report, stdout = mixed
+    (row,) = report["binding"]["rows"]
+    expected = {"floor", "binder", "bind", "vectorcall", "exec", "drop-in", "patched", "inspect"}
     if posonly.IMPLEMENTATION == "cython":
-        expected |= {"c-floor", "binder", "bind", "vectorcall"}
-        assert report["binder_vs_c_floor"] > 0
-        assert "C copy" in result.stdout
-    assert set(case["ns"]) == expected
-    assert all(ns > 0 for ns in case["ns"].values())
-    assert case["ratio"]["floor"] == 1.0
+        expected |= {"c-floor", "pure"}
+        assert report["binding"]["binder_vs_c_floor"] > 0
+        assert "C copy" in stdout
+    assert set(row["cells"]) == expected
+    assert "floor" not in row["ratios"] and set(row["ratios"]) == expected - {"floor"}
+    (creation,) = report["creation"]["rows"]
+    assert set(creation["cells"]) == {"wraps-def", "binder", "wrap", "layout",
+                                      "inspect.signature", "posonly.signature"}
+    assert "signature speedup" in creation["ratios"]
+    assert set(creation["bytes"]) == set(creation["cells"])
+    assert all(b > 0 for b in creation["bytes"].values())
+    for row in report["clients"]["rows"]:
+        assert set(row["cells"]) == {"inspect", "patched"}
+        assert set(row["ratios"]) == {"speedup"}
+        assert row["cells"]["patched"]["timed"] == "inspect.Signature.bind, patched"
+    assert {row["pattern"] for row in report["clients"]["rows"]} == {
+        "decorator", "type checker", "currying"}
+
+
+def test_the_pure_mode_times_the_pure_twin(tmp_path):
+    out = tmp_path / "pure.json"
+    bench("-k", "one positional", "--tables", "binding,wrapping", "--json", str(out),
+          env={"POSONLY_PURE_PYTHON": "1"})
+    report = json.loads(out.read_text())
+    assert report["meta"]["implementation"] == "python"
+    (row,) = report["binding"]["rows"]
+    # The binder columns are the twin's; no column is the compiled module's.
+    for column in ("binder", "bind", "vectorcall"):
+        assert row["cells"][column]["timed"] == "posonly._bind_py.Binder"
+    assert not {"c-floor", "pure"} & set(row["cells"])
+    (wrapped,) = report["wrapping"]["rows"]
+    assert not {"pure before", "pure around"} & set(wrapped["cells"])
+    timed = [cell["timed"] for key in TABLES for row in report[key]["rows"]
+             for cell in row["cells"].values()]
+    assert timed and not [t for t in timed if "posonly._bind." in t]
+    assert report["pep570"]["selected"] is False
+
+
+@pytest.mark.skipif(posonly.IMPLEMENTATION != "cython", reason="the compiled binder is not in use")
+def test_the_compiled_mode_times_the_compiled_binder(mixed):
+    report, _ = mixed
+    (row,) = report["binding"]["rows"]
+    for column in ("binder", "bind", "vectorcall"):
+        assert row["cells"][column]["timed"] == "posonly._bind.Binder"
+    assert row["cells"]["pure"]["timed"] == "posonly._bind_py.Binder"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--json", "/nonexistent-dir/out.json"], "cannot write /nonexistent-dir/out.json"),
+    (["--pyperf", "/nonexistent-dir/out.json"], "cannot write /nonexistent-dir/out.json"),
+    (["-k", "no such row anywhere"], "no row matches -k 'no such row anywhere'"),
+    (["--tables", "binding,nonsense"], "unknown table 'nonsense'"),
+    (["--tables", "creation", "-k", "keyword-only"], "no row matches -k 'keyword-only'"),
+])
+def test_bad_options_fail_before_the_run(args, message):
+    result = bench(*args, check=False)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stdout == ""  # nothing was measured, nothing reported
+
+
+def test_an_existing_output_file_is_left_alone_until_written(tmp_path):
+    out = tmp_path / "kept.json"
+    out.write_text("old")
+    result = bench("--json", str(out), "-k", "no such row anywhere", check=False)
+    assert result.returncode == 2
+    assert out.read_text() == "old"

@@ -84,6 +84,7 @@ class Table:
                     continue
                 cells[column] = {
                     **number(cell.best, cell.spread),
+                    "value": round(cell.best, 3),
                     "loops": cell.loops,
                     "ops_per_loop": cell.ops,
                     "timed": cell.timed,

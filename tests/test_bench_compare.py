@@ -1,0 +1,98 @@
+"""``python -m posonly compare`` and ``--pyperf``: significance from the
+samples, on results made by the bench itself with tiny settings."""
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from posonly import bench
+from posonly.bench import report
+
+#: Enough rounds for a test of the samples to resolve a change, tiny samples.
+SETTINGS = bench.Settings("test", sample_ns=2e4, min_rounds=12, max_rounds=12,
+                          table_seconds=5.0, patience=1)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return bench.run(SETTINGS, tables=["pep570"], progress=False)
+
+
+def compare(tmp_path, old, new, *args):
+    paths = []
+    for name, data in (("old.json", old), ("new.json", new)):
+        path = tmp_path / name
+        path.write_text(json.dumps(data))
+        paths.append(str(path))
+    return subprocess.run([sys.executable, "-m", "posonly", "compare", *paths, *args],
+                          capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+def test_identical_runs_change_nothing_significantly(result, tmp_path):
+    out = compare(tmp_path, result, result)
+    assert "16 cells compared, 0 changed significantly" in out
+    assert "slower" not in out and "faster" not in out
+    _, rows = report.compare(result, result)
+    assert len(rows) == 16
+    assert all(r["change"] == 0.0 and r["p"] == 1.0 and not r["significant"] for r in rows)
+
+
+def test_a_doctored_cell_is_flagged(result, tmp_path):
+    doctored = copy.deepcopy(result)
+    row = doctored["pep570"]["rows"][2]
+    cell = row["cells"]["floor"]
+    cell["samples"] = [s * 1.5 for s in cell["samples"]]
+    cell["value"] = min(cell["samples"])
+    out = compare(tmp_path, result, doctored)
+    assert "16 cells compared, 1 changed significantly" in out
+    (line,) = [l for l in out.splitlines() if l.endswith("slower")]
+    assert line.startswith("pep570") and "positional-or-keyword by keyword" in line
+    assert "+50.0%" in line
+    only = compare(tmp_path, result, doctored, "--only-significant")
+    assert "not significant" not in only and "slower" in only
+
+
+def test_compare_refuses_what_is_not_a_bench_result(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"benchmarks": []}))
+    out = subprocess.run([sys.executable, "-m", "posonly", "compare", str(bad), str(bad)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "is not a result of this bench" in out.stderr
+
+
+def test_mann_whitney():
+    a = [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9]
+    assert report.mann_whitney(a, a) == 1.0
+    assert report.mann_whitney(a, [x + 1.0 for x in a]) < 0.001
+    assert report.mann_whitney(a, list(reversed(a))) == 1.0
+
+
+def test_pyperf_format(result, tmp_path):
+    suite = report.pyperf_suite(result)
+    assert suite["version"] == "1.0"
+    names = [b["metadata"]["name"] for b in suite["benchmarks"]]
+    assert len(names) == len(set(names)) == 16
+    assert "pep570: keyword-only by keyword: binder" in names
+    for b in suite["benchmarks"]:
+        assert b["metadata"]["unit"] == "second"
+        assert b["metadata"]["loops"] >= 1 and b["metadata"]["inner_loops"] >= 1
+        assert len(b["runs"]) == SETTINGS.min_rounds
+        assert all(len(run["values"]) == 1 and run["values"][0] > 0 for run in b["runs"])
+
+
+def test_pyperf_reads_it(result, tmp_path):
+    pyperf = pytest.importorskip("pyperf")
+    path = tmp_path / "pyperf.json"
+    report.write_pyperf(result, str(path))
+    suite = pyperf.BenchmarkSuite.load(str(path))
+    benchmark = suite.get_benchmark("pep570: positional-only by position: floor")
+    (cell,) = [r["cells"]["floor"] for r in result["pep570"]["rows"]
+               if r["name"] == "positional-only by position"]
+    assert min(benchmark.get_values()) == pytest.approx(cell["value"] * 1e-9)
+    out = subprocess.run([sys.executable, "-m", "pyperf", "compare_to", str(path), str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
