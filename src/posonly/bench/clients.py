@@ -64,6 +64,7 @@ ROWS: List[Tuple[str, Case]] = [
 COLUMNS = {
     "inspect": "plain inspect",
     "patched": "after posonly.patch_inspect()",
+    "speedup": "speedup: plain inspect's time over the patched one's",
 }
 HEADS = {"inspect": "inspect", "patched": "patched"}
 
@@ -125,7 +126,7 @@ def build(select: Optional[Any] = None) -> Table:
             table.filtered_out += 1
             continue
         check(pattern, case)
-        table.add_row(case.name, {c: pattern_cell(pattern, case, c) for c in COLUMNS},
+        table.add_row(case.name, {c: pattern_cell(pattern, case, c) for c in ("inspect", "patched")},
                       pattern=pattern, does=PATTERNS[pattern][0], **case.info())
     return table
 

@@ -337,16 +337,21 @@ def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[st
 
 def plot(result: Dict[str, Any], path: str) -> None:
     """Every table's ratios as grouped bars with their spread as error bars,
-    one panel per table, legends beside the panels."""
+    one panel per table, each legend beside its panel (it covers no bar).
+    A noisy ratio's bar is hatched."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FormatStrFormatter
 
     panels = [(key, result[key]) for key in FORMATTERS if result[key]["rows"]]
     if not panels:
         return
-    fig, axes = plt.subplots(len(panels), 1, figsize=(13, 3.6 * len(panels)), squeeze=False)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(14, 3.4 * len(panels) + 0.6),
+                             squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (key, section) in zip(axes[:, 0], panels):
         rows = section["rows"]
         columns: List[str] = []
@@ -355,8 +360,11 @@ def plot(result: Dict[str, Any], path: str) -> None:
                 if column not in columns:
                     columns.append(column)
         width = 0.8 / max(1, len(columns))
+        handles = []
+        values: List[float] = []
         for k, column in enumerate(columns):
-            xs, ys, errs, hatches = [], [], [], []
+            colour = colours[k % len(colours)]
+            xs, ys, errs, noisy = [], [], [], []
             for i, row in enumerate(rows):
                 n = row["ratios"].get(column)
                 if n is None or n["value"] is None:
@@ -364,22 +372,34 @@ def plot(result: Dict[str, Any], path: str) -> None:
                 xs.append(i + (k - (len(columns) - 1) / 2) * width)
                 ys.append(n["value"])
                 errs.append(n["value"] * (n["spread"] if n["spread"] is not None else 0.0))
-                hatches.append(n["noisy"])
-            bars = ax.bar(xs, ys, width, yerr=[[0] * len(errs), errs], capsize=2,
-                          label=section["columns"].get(column, column), error_kw={"lw": 0.8})
-            for bar, noisy in zip(bars, hatches):
-                if noisy:
-                    bar.set_hatch("//")
+                noisy.append(n["noisy"])
+            values += ys
+            bars = ax.bar(xs, ys, width, color=colour, yerr=[[0] * len(errs), errs],
+                          capsize=2, error_kw={"lw": 0.8})
+            for bar, flag in zip(bars, noisy):
+                if flag:
+                    bar.set_hatch("///")
+                    bar.set_edgecolor("white")
+            handles.append(Patch(color=colour, label=section["columns"].get(column, column)))
+        handles.append(Patch(facecolor="lightgrey", hatch="///", edgecolor="white",
+                             label=f"noisy: spread over {100 * NOISY:.0f}%"))
         ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-        ax.set_yscale("log")
-        ax.set_ylabel("ratio (log)")
+        if values and max(values) / max(min(values), 1e-9) > 8:
+            ax.set_yscale("log")
+            ax.set_ylabel("ratio (log scale)")
+        else:
+            ax.set_ylabel("ratio")
+            ax.set_ylim(0, max(values + [1.0]) * 1.15)
+        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
         ax.set_xticks(range(len(rows)))
-        ax.set_xticklabels([r["name"] for r in rows], rotation=20, ha="right", fontsize=7)
-        ax.set_title(section["title"], fontsize=9, loc="left")
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.set_xticklabels([r["name"] for r in rows], rotation=15, ha="right", fontsize=7)
+        ax.set_title(f"{section['title']}\nratio = {section['reference']}", fontsize=8,
+                     loc="left")
+        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  borderaxespad=0.0)
     m = result["meta"]
-    fig.suptitle(f"posonly bench: {m['python']}, {m['implementation']}, {m['when']} "
-                 "(error bars: spread; hatched: noisy)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    fig.suptitle(f"posonly bench: {m['python']}, implementation {m['implementation']}, "
+                 f"{m['settings']['name']} run, {m['when']}; error bars: spread", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
