@@ -16,7 +16,8 @@ import pytest
 import posonly
 
 TABLES = ("binding", "pep570", "wrapping", "creation", "clients")
-CELL_KEYS = {"value", "spread", "noisy", "loops", "ops_per_loop", "timed", "samples"}
+CELL_KEYS = {"value", "spread", "noisy", "loops", "loops_per_process", "ops_per_loop", "timed",
+             "samples"}
 NUMBER_KEYS = {"value", "spread", "noisy"}
 
 

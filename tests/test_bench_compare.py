@@ -13,7 +13,7 @@ from posonly.bench import report
 
 #: Enough rounds for a test of the samples to resolve a change, tiny samples.
 SETTINGS = bench.Settings("test", sample_ns=2e4, min_rounds=12, max_rounds=12,
-                          table_seconds=5.0, patience=1)
+                          table_seconds=5.0, check_every=1)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import platform
 import sys
 import time
@@ -20,7 +21,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import posonly
 
 from . import binding, clients, creation, pep570, wrapping
-from .runner import FULL, QUICK, TINY, Progress, Settings, cpu_model, describe_build, load_average, measure
+from .runner import (FULL, QUICK, TINY, Measured, Progress, Settings, cpu_model, describe_build,
+                     load_average, measure)
 
 SCHEMA = "posonly-bench/2"
 #: The suites, in the order of the report.
@@ -93,6 +95,37 @@ def _cpu_count() -> Optional[int]:
     return os.cpu_count()
 
 
+def _in_workers(key: str, table: Any, select: Optional[str], settings: Settings,
+                progress: bool) -> Measured:
+    """Measure ``table`` in ``settings.processes`` fresh processes, one after
+    the other, and pool their samples into its cells."""
+    import subprocess
+
+    from . import worker
+
+    share = settings.share()
+    out = Measured()
+    stops = []
+    for index in range(settings.processes):
+        done = subprocess.run(
+            [sys.executable, "-m", "posonly.bench.worker"],
+            input=worker.request(key, select, share, 570 + index, progress),
+            stdout=subprocess.PIPE, text=True, check=True)
+        part = json.loads(done.stdout)
+        for entry in part["cells"]:
+            cell = table.cell(entry["row"], entry["column"])
+            if cell is None:
+                raise RuntimeError(f"{key}: a worker measured an unknown cell {entry!r:.80}")
+            cell.samples.extend(entry["samples"])
+            cell.loops_per_process.append(entry["loops"])
+        out.rounds += part["rounds"]
+        out.seconds += part["seconds"]
+        stops.append(part["stopped"])
+    out.stopped = ", ".join(stops)
+    out.extra["processes"] = settings.processes
+    return out
+
+
 def run(settings: Settings = FULL, select: Optional[str] = None,
         tables: Optional[Sequence[str]] = None, progress: bool = True) -> Dict[str, Any]:
     """Build and measure the tables; return every number (what ``--json``
@@ -112,8 +145,11 @@ def run(settings: Settings = FULL, select: Optional[str] = None,
                 result[key] = suite.section(table)
                 continue
             table = suite.build(match)
-            table.measured = measure(table.title.split(":")[0], table.all_cells(), settings, bar)
-            bar.show(f"{key}: measured", force=False)
+            if settings.processes and table.cells:
+                bar.finish()
+                table.measured = _in_workers(key, table, select, settings, progress)
+            else:
+                table.measured = measure(table, settings, bar)
             result[key] = suite.section(table)
     finally:
         bar.finish()

@@ -18,7 +18,7 @@ import posonly
 from . import _targets
 from .case import Case, call_cell
 from .runner import Cell, geomean
-from .table import Table, ratios_to
+from .table import Ratio, Table
 
 _TWENTY = ", ".join(["p0", "p1", "p2"] + [f"p{i}={i}" for i in range(3, 20)])
 
@@ -113,25 +113,26 @@ def build(select: Optional[Any] = None) -> Table:
             table.filtered_out += 1
             continue
         fns = callables(case)
-        table.add_row(case.name, {column: cell(case, column, fns[column])
-                                  for column, _, _ in COLUMNS if column in fns}, **case.info())
+        cells = {column: cell(case, column, fns[column]) for column, _, _ in COLUMNS if column in fns}
+        table.add_row(case.name, cells, **case.info())
+        for column, timed in cells.items():
+            if column != "floor":
+                table.add_ratio(case.name, column, Ratio(timed, cells["floor"]))
     return table
 
 
 def section(table: Table) -> Dict[str, Any]:
-    columns = [c for c in table.present_columns() if c != "floor"]
-    ratios = ratios_to(table, "floor", columns)
-    out = table.section(ratios)
+    out = table.section()
     # Over the cases whose locals hold no *args or **kwargs container: the C
     # copy makes none, so it is the same tuple only there.
     plain = [r for r in out["rows"] if "*" not in r["signature"].replace("*,", "")
-             and "c-floor" in r["cells"] and "binder" in r["cells"]]
+             and "c-floor" in r["ratios"] and "binder" in r["ratios"]]
     if plain:
         out["binder_vs_c_floor"] = round(geomean(
-            [r["cells"]["binder"]["value"] / r["cells"]["c-floor"]["value"] for r in plain]), 4)
+            [r["ratios"]["binder"]["value"] / r["ratios"]["c-floor"]["value"] for r in plain]), 4)
     for column in ("binder", "drop-in", "patched"):
-        pairs = [r for r in out["rows"] if column in r["cells"] and "inspect" in r["cells"]]
+        pairs = [r for r in out["rows"] if column in r["ratios"] and "inspect" in r["ratios"]]
         if pairs:
-                out[f"{column}_vs_inspect"] = round(geomean(
-                [r["cells"]["inspect"]["value"] / r["cells"][column]["value"] for r in pairs]), 2)
+            out[f"{column}_vs_inspect"] = round(geomean(
+                [r["ratios"]["inspect"]["value"] / r["ratios"][column]["value"] for r in pairs]), 2)
     return out

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from . import _targets
 from .case import Case
 from .runner import Cell, generated_loop
-from .table import Table, ratio
+from .table import Ratio, Table
 
 PATTERNS: Dict[str, Tuple[str, str]] = {
     "decorator": (
@@ -126,17 +126,14 @@ def build(select: Optional[Any] = None) -> Table:
             table.filtered_out += 1
             continue
         check(pattern, case)
-        table.add_row(case.name, {c: pattern_cell(pattern, case, c) for c in ("inspect", "patched")},
-                      pattern=pattern, does=PATTERNS[pattern][0], **case.info())
+        cells = {c: pattern_cell(pattern, case, c) for c in ("inspect", "patched")}
+        table.add_row(case.name, cells, pattern=pattern, does=PATTERNS[pattern][0], **case.info())
+        table.add_ratio(case.name, "speedup", Ratio(cells["inspect"], cells["patched"]))
     return table
 
 
 def section(table: Table) -> Dict[str, Any]:
-    ratios = {}
-    for row in table.rows:
-        r = ratio(table.cell(row["name"], "inspect"), table.cell(row["name"], "patched"))
-        ratios[row["name"]] = {"speedup": r} if r is not None else {}
-    out = table.section(ratios)
+    out = table.section()
     out["patterns"] = {name: {"does": does, "statement": statement}
                        for name, (does, statement) in PATTERNS.items()}
     return out

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import posonly
 
 from .runner import Cell
-from .table import Table, ratio
+from .table import BestRatio, Table
 
 #: (name, parameters with ``{u}`` where each function's own suffix goes)
 SIGNATURES: List[Tuple[str, str]] = [
@@ -68,7 +68,7 @@ NAMESPACE: Dict[str, Any] = {
     "posonly_signature": posonly.signature,
 }
 HEADS = {"wraps-def": "wraps def", "binder": "binder", "wrap": "wrap", "layout": "Layout",
-         "inspect.signature": "inspect.sig", "posonly.signature": "posonly.sig"}
+         "inspect.signature": "inspect.sig", "posonly.signature": "posonly.sig", "signature speedup": "sig speedup"}
 #: Fresh functions per tracemalloc measurement.
 MEMORY_OBJECTS = 400
 
@@ -162,6 +162,7 @@ def build(select: Optional[Any] = None) -> Table:
         "making a functools.wraps pass-through def", {c: d for c, _, d in COLUMNS},
         unit="ns", reference="each column's best time over the wraps-def's; "
         "posonly.signature also over inspect.signature's")
+    table.columns["signature speedup"] = "inspect.signature's time over posonly.signature's"
     for name, params in SIGNATURES:
         if select is not None and not select(table.key, name):
             table.filtered_out += 1
@@ -173,6 +174,11 @@ def build(select: Optional[Any] = None) -> Table:
             cells[column] = creation_cell(name, column, expression, fresh)
         table.add_row(name, cells, signature="(" + params.replace("{u}", "") + ")",
                       call="")
+        for column, timed in cells.items():
+            if column != "wraps-def":
+                table.add_ratio(name, column, BestRatio(timed, cells["wraps-def"]))
+        table.add_ratio(name, "signature speedup",
+                        BestRatio(cells["inspect.signature"], cells["posonly.signature"]))
     return table
 
 
@@ -189,21 +195,6 @@ def memory(table: Table, count: int) -> Dict[str, Dict[str, float]]:
 
 
 def section(table: Table, memory_count: int = MEMORY_OBJECTS) -> Dict[str, Any]:
-    ratios: Dict[str, Dict[str, Any]] = {}
-    for row in table.rows:
-        name = row["name"]
-        base = table.cell(name, "wraps-def")
-        found = {}
-        for column, _, _ in COLUMNS:
-            if column == "wraps-def":
-                continue
-            r = ratio(table.cell(name, column), base)
-            if r is not None:
-                found[column] = r
-        r = ratio(table.cell(name, "inspect.signature"), table.cell(name, "posonly.signature"))
-        if r is not None:
-            found["signature speedup"] = r
-        ratios[name] = found
     bytes_kept = memory(table, memory_count) if table.rows else {}
     extra = {}
     for name, columns in bytes_kept.items():
@@ -213,7 +204,7 @@ def section(table: Table, memory_count: int = MEMORY_OBJECTS) -> Dict[str, Any]:
             "bytes_ratio": {c: round(v / base, 3) for c, v in columns.items()
                             if c != "wraps-def" and base > 0},
         }
-    out = table.section(ratios, extra)
+    out = table.section(extra)
     out["memory"] = {"method": "tracemalloc: bytes still allocated per object kept alive",
                      "objects_per_measurement": memory_count}
     return out

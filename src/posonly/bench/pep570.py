@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import binding
 from .case import Case
-from .table import Table, number
+from .table import Ratio, Table, number
 
 ROWS: List[Tuple[str, str, Case]] = [
     ("positional-only", "by position", Case("positional-only by position", "a, b, c, /", "1, 2, 3")),
@@ -31,7 +31,8 @@ HEADS = {"floor": "plain def", "binder": "binder", "bind": ".bind", "pure": "pur
 def build(select: Optional[Any] = None) -> Table:
     table = Table("pep570", "PEP 570: the cost of a call by parameter kind, ns per call "
                   "(each column relative to its first row)", COLUMNS,
-                  reference="each row's time over the first row's, column by column")
+                  reference="each row's time over the first row's, column by column",
+                  grouped=False)
     chosen = [r for r in ROWS if select is None or select(table.key, r[2].name)]
     if chosen and chosen[0] is not ROWS[0]:
         chosen.insert(0, ROWS[0])  # the reference row of the ratios
@@ -40,30 +41,25 @@ def build(select: Optional[Any] = None) -> Table:
         fns = binding.callables(case)
         table.add_row(case.name, {c: binding.cell(case, c, fns[c]) for c in COLUMNS if c in fns},
                       parameters=kind, passed=passing, **case.info())
+    if table.rows:
+        first = table.rows[0]["name"]
+        for row in table.rows:
+            for column in COLUMNS:
+                top, bottom = table.cell(row["name"], column), table.cell(first, column)
+                if top is not None and bottom is not None:
+                    table.add_ratio(row["name"], column, Ratio(top, bottom))
     return table
 
 
 def section(table: Table) -> Dict[str, Any]:
-    ratios: Dict[str, Dict[str, Any]] = {}
-    if table.rows:
-        first = table.rows[0]["name"]
-        for row in table.rows:
-            found = {}
-            for column in table.present_columns():
-                top, bottom = table.cell(row["name"], column), table.cell(first, column)
-                if top is not None and bottom is not None and top.samples:
-                    spread = 0.0 if top is bottom else top.spread + bottom.spread
-                    found[column] = number(top.best / bottom.best, spread)
-            ratios[row["name"]] = found
-    out = table.section(ratios)
+    out = table.section()
     out["geomean"] = {}  # a geomean over rows of ratios to the first row means nothing
-    names = [r["name"] for r in table.rows]
     pos, kw = "positional-or-keyword by position", "positional-or-keyword by keyword"
-    if pos in names and kw in names:
-        headline = {}
-        for column in table.present_columns():
-            a, b = table.cell(kw, column), table.cell(pos, column)
-            if a is not None and b is not None:
-                headline[column] = number(a.best / b.best, a.spread + b.spread)
+    headline = {}
+    for column in COLUMNS:
+        a, b = table.cell(kw, column), table.cell(pos, column)
+        if a is not None and b is not None:
+            headline[column] = number(*Ratio(a, b).estimate())
+    if headline:
         out["keyword_over_position"] = headline
     return out

@@ -30,7 +30,8 @@ def _short(text: str, width: int) -> str:
 
 
 def _row_spread(row: Dict[str, Any]) -> Optional[float]:
-    spreads = [c["spread"] for c in row["cells"].values()]
+    """The widest interval among the row's ratios."""
+    spreads = [n["spread"] for n in row["ratios"].values()]
     return None if any(s is None for s in spreads) or not spreads else max(spreads)
 
 
@@ -43,9 +44,11 @@ def _header(result: Dict[str, Any]) -> List[str]:
         f"interpreter: {m['build']}",
         f"cpu: {m['cpu']} ({m['cpu_count']} cpus), load average before "
         f"{m['load_average_before']}, after {m.get('load_average_after')}",
-        "each cell: best of its samples (one sample per interleaved round; samples of "
-        f"~{s['sample_ns'] / 1e6:g} ms); spread = 10th percentile over best; "
-        f"{FLAG} marks a value whose spread exceeds {100 * NOISY:.0f}% (not to be quoted)",
+        f"ns: a cell's best sample (samples of ~{s['sample_ns'] / 1e6:g} ms, one per round, "
+        "cells interleaved round by round); ratio: the median over the rounds of the ratio "
+        "within each round;",
+        "+-: the widest half-width of a 95% confidence interval among the row's ratios; "
+        f"{FLAG} marks a ratio known only within more than +-{100 * NOISY:.0f}% (not to be quoted)",
     ]
     if m["filter"] is not None:
         lines.append(f"filter: -k {m['filter']!r} (rows whose \"table: row\" contains it)")
@@ -71,7 +74,7 @@ def format_binding(section: Dict[str, Any]) -> List[str]:
     width = min(max(max(len(r["signature"]) for r in section["rows"]) + 2, 24), 44)
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'signature':<{width}}{'call':<28}{'floor ns':>9}" + "".join(
-        f"{binding.HEADS[c]:>9}" for c in columns) + f"{'spread':>8}")
+        f"{binding.HEADS[c]:>9}" for c in columns) + f"{'+-':>8}")
     for row in section["rows"]:
         text = f"{_short(row['signature'], width):<{width}}{row['call']:<28}"
         text += f"{row['cells']['floor']['value']:>9.1f}"
@@ -97,21 +100,21 @@ def format_pep570(section: Dict[str, Any]) -> List[str]:
     columns = list(section["columns"])
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'parameters':<23}{'passed':<13}{'call':<18}" + "".join(
-        f"{pep570.HEADS[c]:>23}" for c in columns))
+        f"{pep570.HEADS[c]:>28}" for c in columns))
     for row in section["rows"]:
         text = f"{row['parameters']:<23}{row['passed']:<13}{row['call']:<18}"
         for c in columns:
             cell, r = row["cells"].get(c), row["ratios"].get(c)
             if cell is None:
-                text += f"{'-':>23}"
+                text += f"{'-':>28}"
                 continue
-            text += f"{cell['value']:>7.1f} ±{_pct(cell['spread'])} " + _ratio(r, 8).replace(
-                "x", "")
+            spread = None if r is None else r["spread"]
+            text += f"{cell['value']:>7.1f} ns" + _ratio(r, 8).replace("x", "") + f" +-{_pct(spread)}"
         lines.append(text)
     headline = section.get("keyword_over_position")
     if headline:
         lines.append("by keyword / by position, positional-or-keyword parameters: " + ", ".join(
-            f"{pep570.HEADS[c]} {_ratio(n, 0).strip()} (±{_pct(n['spread']).strip()})"
+            f"{pep570.HEADS[c]} {_ratio(n, 0).strip()} (+-{_pct(n['spread']).strip()})"
             for c, n in headline.items()))
     return lines
 
@@ -120,7 +123,7 @@ def format_wrapping(section: Dict[str, Any]) -> List[str]:
     columns = [c for c in section["columns"] if c not in ("bare", "def")]
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'signature':<30}{'call':<28}{'bare ns':>8}{'def ns':>8}" + "".join(
-        f"{c:>13}" for c in columns) + f"{'spread':>8}")
+        f"{c:>13}" for c in columns) + f"{'+-':>8}")
     for row in section["rows"]:
         cells = row["cells"]
         text = (f"{_short(row['signature'], 30):<30}{row['call']:<28}"
@@ -134,7 +137,7 @@ def format_wrapping(section: Dict[str, Any]) -> List[str]:
 
 
 def format_creation(section: Dict[str, Any]) -> List[str]:
-    columns = [c for c in section["columns"] if c != "wraps-def"]
+    columns = [c for c in section["columns"] if c not in ("wraps-def", "signature speedup")]
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'signature':<22}{'wraps def ns':>13}" + "".join(
         f"{creation.HEADS[c]:>13}" for c in columns) + f"{'sig speedup':>13}{'spread':>8}")
@@ -163,7 +166,7 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
 def format_clients(section: Dict[str, Any]) -> List[str]:
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'pattern':<14}{'signature':<30}{'call':<18}{'inspect ns':>11}"
-                 f"{'patched ns':>11}{'speedup':>10}{'spread':>8}")
+                 f"{'patched ns':>11}{'speedup':>10}{'+-':>8}")
     for row in section["rows"]:
         cells = row["cells"]
         lines.append(

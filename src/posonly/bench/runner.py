@@ -5,13 +5,14 @@ a cell runs its operation ``loops`` times in a generated loop and records the
 time per operation.  A *table* is measured round by round: every round takes
 one sample of every cell, in a shuffled order, so that whatever else the
 machine is doing falls on all cells alike.  Rounds continue until every
-cell's estimate is stable, or the table's time limit is reached.
+ratio of the table is stable, or the table's time limit is reached.
 
-The estimate of a cell is its best (smallest) sample: on a machine shared with
-other work, a sample is only ever made slower by interference, never faster.
-Its *spread* says how far that estimate can be trusted: how far the tenth
-percentile of the samples lies above the best one.  A cell whose spread stays
-wide is flagged as noisy; the report does not print it as a clean number.
+A cell's own number is its best (smallest) sample, and its spread how far
+the tenth percentile of its samples lies above the best.  The answers of a
+table are ratios, each measured round by round from samples taken moments
+apart and summarised by their median and its confidence interval (see
+:mod:`.table`); a ratio whose interval stays wide is flagged as noisy, and the
+report does not print it as a clean number.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import platform
 import random
 import sys
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -39,8 +41,14 @@ class Settings:
 
     ``sample_ns`` is the target duration of one sample, ``min_rounds`` and
     ``max_rounds`` bound the rounds of a table, ``table_seconds`` is each
-    table's time limit, ``stable`` the spread under which a cell counts as
-    stable, ``patience`` how many rounds its best must hold.
+    table's time limit, ``stable`` the spread (half-width of a ratio's 95 %
+    confidence interval, relative) under which every ratio of a table must
+    be for the table to stop early; it is checked every ``check_every``
+    rounds.  ``processes`` > 0 measures each table in that many fresh
+    processes, one after the other, each taking its share of the rounds and
+    of the time, and pools their samples: a process's own state (its hash
+    seed, where its objects lie in memory, what earlier tables left behind)
+    then weighs on no table's answer more than its share.
     """
 
     name: str
@@ -48,24 +56,35 @@ class Settings:
     min_rounds: int
     max_rounds: int
     table_seconds: float
-    stable: float = 0.02
-    patience: int = 10
+    stable: float = 0.015
+    check_every: int = 5
+    processes: int = 0
 
     def as_dict(self) -> Dict[str, Any]:
         return {
             "name": self.name, "sample_ns": self.sample_ns, "min_rounds": self.min_rounds,
             "max_rounds": self.max_rounds, "table_seconds": self.table_seconds,
-            "stable_spread": self.stable, "patience_rounds": self.patience,
+            "stable_spread": self.stable, "check_every": self.check_every,
+            "processes": self.processes,
             "noisy_spread": NOISY,
         }
 
+    def share(self) -> "Settings":
+        """What one of ``processes`` worker processes does."""
+        n = max(1, self.processes)
+        return dataclasses.replace(
+            self, min_rounds=max(3, self.min_rounds // n), max_rounds=max(3, self.max_rounds // n),
+            table_seconds=self.table_seconds / n, processes=0)
 
-FULL = Settings("full", sample_ns=2.0e6, min_rounds=30, max_rounds=400, table_seconds=30.0)
-QUICK = Settings("quick", sample_ns=1.0e6, min_rounds=12, max_rounds=120, table_seconds=6.0,
-                 patience=6)
+
+FULL = Settings("full", sample_ns=1.0e6, min_rounds=60, max_rounds=1500, table_seconds=30.0,
+                processes=3)
+QUICK = Settings("quick", sample_ns=5.0e5, min_rounds=30, max_rounds=600, table_seconds=7.0,
+                 processes=2)
 #: For the test suite: a handful of tiny samples (numbers meaningless).
 TINY = Settings("tiny", sample_ns=2.0e4, min_rounds=3, max_rounds=3, table_seconds=0.5,
-                patience=1)
+                check_every=1, processes=1)
+
 
 
 def _clock() -> int:
@@ -96,6 +115,9 @@ class Cell:
         self.timed = timed
         self.loops = 1
         self.samples: List[float] = []
+        #: The loops per sample each worker process calibrated, when the
+        #: samples come from workers.
+        self.loops_per_process: List[int] = []
 
     def measure(self, n: int) -> float:
         """One sample: ns per operation over ``n`` loops."""
@@ -133,15 +155,6 @@ class Cell:
     @property
     def spread(self) -> float:
         return spread(self.samples)
-
-    def stable(self, settings: Settings) -> bool:
-        """The spread is narrow and the best has held for ``patience`` rounds."""
-        if len(self.samples) < settings.min_rounds:
-            return False
-        if self.spread > settings.stable:
-            return False
-        head = self.samples[: len(self.samples) - settings.patience]
-        return bool(head) and min(head) <= self.best * (1.0 + settings.stable / 4)
 
 
 def estimate(samples: Sequence[float]) -> float:
@@ -211,35 +224,46 @@ class Measured:
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
-def measure(title: str, cells: Sequence[Cell], settings: Settings, progress: Progress,
-            seed: int = 570) -> Measured:
-    """Calibrate every cell, then take rounds of one sample per cell, in a
-    shuffled order each round, until every cell is stable or a limit is hit."""
+def measure(table: Any, settings: Settings, progress: Progress, seed: int = 570) -> Measured:
+    """Calibrate every cell of ``table``, then take rounds of one sample per
+    cell until every ratio of the table is known within ``settings.stable``
+    (or a limit is hit).  A round visits the table's groups (its rows) in a
+    shuffled order, and each group's cells in a shuffled order, so the cells
+    a ratio compares are sampled moments apart."""
     rng = random.Random(seed)
     out = Measured()
-    if not cells:
+    groups = [list(g) for g in table.groups() if g]
+    if not groups:
         out.stopped = "no cells"
         return out
+    title = table.title.split(":")[0]
     was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()
     started = time.perf_counter()
     try:
-        for cell in cells:
-            cell.calibrate(settings.sample_ns)
-        order = list(cells)
+        for group in groups:
+            for cell in group:
+                cell.calibrate(settings.sample_ns)
+        unstable = -1
         while True:
-            rng.shuffle(order)
-            for cell in order:
-                cell.sample()
+            rng.shuffle(groups)
+            for group in groups:
+                rng.shuffle(group)
+                for cell in group:
+                    cell.sample()
             out.rounds += 1
             elapsed = time.perf_counter() - started
-            unstable = sum(1 for c in cells if not c.stable(settings))
-            progress.show(f"{title}: round {out.rounds}, {unstable} of {len(cells)} cells "
-                          f"not yet stable, {elapsed:.0f} s")
-            if out.rounds < settings.min_rounds:
+            if out.rounds >= settings.min_rounds and (
+                    out.rounds % settings.check_every == 0 or out.rounds >= settings.max_rounds
+                    or elapsed >= settings.table_seconds):
+                unstable = table.unstable(settings.stable)
+            progress.show(f"{title}: round {out.rounds}, {elapsed:.0f} s" + (
+                f", {unstable} ratios not yet within {100 * settings.stable:g}%"
+                if unstable >= 0 else ""))
+            if out.rounds < settings.min_rounds or unstable < 0:
                 continue
-            if not unstable:
+            if unstable == 0:
                 out.stopped = "stable"
                 break
             if out.rounds >= settings.max_rounds:
@@ -248,7 +272,7 @@ def measure(title: str, cells: Sequence[Cell], settings: Settings, progress: Pro
             if elapsed >= settings.table_seconds:
                 out.stopped = "time limit"
                 break
-            if out.rounds % 10 == 0:
+            if out.rounds % 20 == 0:
                 gc.enable()
                 gc.collect()
                 gc.disable()

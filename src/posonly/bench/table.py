@@ -1,5 +1,5 @@
-"""Tables: the cells of one suite arranged in rows and columns, and what a
-table's JSON section holds.
+"""Tables: the cells of one suite arranged in rows and columns, the ratios
+that are the table's answers, and what a table's JSON section holds.
 
 Every section has the same shape, whatever the suite::
 
@@ -11,18 +11,28 @@ Every section has the same shape, whatever the suite::
                "ratios": {column: {"value", "spread", "noisy"}}}],
      "geomean": {column: {"value", "spread", "noisy"}}, "notes": [...]}
 
-``value`` is in ``unit`` (a cell's best sample), ``spread`` is relative (0.03
-is 3 %), ``samples`` are every sample in ``unit``, in the order taken.  A
-ratio's spread is the sum of its two cells' spreads (a ratio of overheads:
-the spreads of the differences), a geomean's the mean of its ratios'.
+A cell's ``value`` is its best sample in ``unit``, its ``spread`` how far
+the tenth percentile of its samples lies above the best, relative, and
+``samples`` every sample in the order taken, one per round.
+
+A ratio is measured round by round: each round gives one ratio from that
+round's samples of the cells involved (taken moments apart, under the same
+load), and the ratio's ``value`` is the median over the rounds.  Its
+``spread`` is the half-width of the 95 % confidence interval of that median
+(from the order statistics of the per-round ratios), relative: 0.02 means
+the ratio is known within +-2 %.  (An overhead ratio divides the medians of
+two per-round differences; the creation table divides best samples, see
+:class:`BestRatio`.)  A geomean is over the rows' ratios, its spread their
+spreads combined as independent errors.  ``noisy`` is true when the spread is
+wider than the bench trusts (``runner.NOISY``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .runner import NOISY, Cell, Measured, geomean
+from .runner import NOISY, Cell, Measured, geomean, spread
 
 Number = Dict[str, Any]
 
@@ -33,22 +43,98 @@ def number(value: float, spread: float) -> Number:
     return {
         "value": round(value, 4) if math.isfinite(value) else None,
         "spread": round(spread, 4) if finite else None,
-        "noisy": (not finite) or spread > NOISY,
+        "noisy": (not finite) or spread > NOISY or not math.isfinite(value),
     }
 
 
+def median_interval(values: Sequence[float]) -> Tuple[float, float]:
+    """The median of ``values`` and the half-width of its 95 % confidence
+    interval relative to it (distribution-free: order statistics)."""
+    ordered = sorted(v for v in values if math.isfinite(v))
+    n = len(ordered)
+    if n == 0:
+        return float("nan"), float("inf")
+    mid = n // 2
+    median = ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    if n < 3 or median <= 0:
+        return median, float("inf")
+    k = int(math.floor(n / 2 - 0.98 * math.sqrt(n)))
+    if k < 0:
+        return median, float("inf")
+    low, high = ordered[k], ordered[n - 1 - k]
+    return median, (high - low) / (2 * median)
+
+
+class Ratio:
+    """A ratio between cells, measured round by round: the median over the
+    rounds of ``top / bottom`` from the same round's samples."""
+
+    def __init__(self, top: Cell, bottom: Cell) -> None:
+        self.cells = (top, bottom)
+
+    def rounds(self) -> List[float]:
+        top, bottom = self.cells
+        return [a / b for a, b in zip(top.samples, bottom.samples)]
+
+    def estimate(self) -> Tuple[float, float]:
+        return median_interval(self.rounds())
+
+
+class Overhead(Ratio):
+    """(cell - bare) / (base - bare): an overhead relative to another.  Each
+    difference is taken within a round (the cells sampled moments apart); the
+    ratio is of the two differences' medians, its spread the sum of theirs."""
+
+    def __init__(self, cell: Cell, base: Cell, bare: Cell) -> None:
+        self.cells = (cell, base, bare)
+
+    def estimate(self) -> Tuple[float, float]:
+        cell, base, bare = self.cells
+        top = median_interval([a - b for a, b in zip(cell.samples, bare.samples)])
+        bottom = median_interval([a - b for a, b in zip(base.samples, bare.samples)])
+        if not bottom[0] > 0:
+            return float("nan"), float("inf")
+        return top[0] / bottom[0], top[1] + bottom[1]
+
+
+class BestRatio(Ratio):
+    """top's best over bottom's best, the spread the sum of the cells': for
+    cells whose samples are mostly disturbed (making objects allocates, and
+    the allocator's state differs from sample to sample), the best is the
+    one sample that is not."""
+
+    def estimate(self) -> Tuple[float, float]:
+        top, bottom = self.cells
+        if not top.samples or not bottom.samples:
+            return float("nan"), float("inf")
+        return top.best / bottom.best, top.spread + bottom.spread
+
+
+def combined(numbers: Sequence[Tuple[float, float]]) -> Tuple[float, float]:
+    """The geomean of estimates and its spread (independent errors)."""
+    if not numbers:
+        return float("nan"), float("inf")
+    value = geomean([v for v, _ in numbers])
+    spread = math.sqrt(sum(s * s for _, s in numbers)) / len(numbers)
+    return value, spread
+
+
 class Table:
-    """A suite's rows, columns and cells, before and after measuring."""
+    """A suite's rows, columns, cells and ratios, before and after measuring."""
 
     def __init__(self, key: str, title: str, columns: Dict[str, str], unit: str = "ns",
-                 reference: str = "") -> None:
+                 reference: str = "", grouped: bool = True) -> None:
         self.key = key
         self.title = title
         self.columns = dict(columns)
         self.unit = unit
         self.reference = reference
+        #: True: a round samples one row's cells together, so that a ratio
+        #: within a row compares samples taken moments apart.
+        self.grouped = grouped
         self.rows: List[Dict[str, Any]] = []
         self.cells: Dict[Tuple[str, str], Cell] = {}
+        self.ratios: Dict[str, Dict[str, Ratio]] = {}
         self.measured = Measured()
         self.notes: List[str] = []
         self.selected = True
@@ -56,23 +142,53 @@ class Table:
 
     def add_row(self, name: str, cells: Dict[str, Cell], **info: Any) -> None:
         self.rows.append(dict(name=name, **info))
+        self.ratios[name] = {}
         for column, cell in cells.items():
             if column not in self.columns:
                 raise KeyError(f"{self.key}: unknown column {column!r}")
             self.cells[(name, column)] = cell
 
-    def all_cells(self) -> List[Cell]:
-        return list(self.cells.values())
+    def add_ratio(self, row: str, column: str, ratio: Ratio) -> None:
+        self.ratios[row][column] = ratio
 
     def cell(self, row: str, column: str) -> Optional[Cell]:
         return self.cells.get((row, column))
 
+    def groups(self) -> List[List[Cell]]:
+        """What a round samples together: one row's cells, or everything."""
+        if not self.grouped:
+            return [list(self.cells.values())] if self.cells else []
+        return [[c for (r, _), c in self.cells.items() if r == row["name"]] for row in self.rows]
+
     def present_columns(self) -> List[str]:
         return [c for c in self.columns if any((r["name"], c) in self.cells for r in self.rows)]
 
-    def section(self, ratios: Dict[str, Dict[str, Number]],
-                extra_rows: Optional[Dict[str, Dict[str, Any]]] = None) -> Dict[str, Any]:
-        """The JSON section: every cell, the ratios given per row, geomeans."""
+    def ratio_columns(self) -> List[str]:
+        columns: List[str] = []
+        for row in self.rows:
+            for column in self.ratios[row["name"]]:
+                if column not in columns:
+                    columns.append(column)
+        return columns
+
+    def geomean(self, column: str) -> Tuple[float, float]:
+        """The geomean over the rows of the column's ratios, with its spread."""
+        return combined([self.ratios[r["name"]][column].estimate() for r in self.rows
+                         if column in self.ratios[r["name"]]])
+
+    def unstable(self, limit: float) -> int:
+        """How many ratios and geomeans are not yet known within ``limit``."""
+        count = 0
+        for row in self.rows:
+            for ratio in self.ratios[row["name"]].values():
+                count += not ratio.estimate()[1] <= limit
+        if len(self.rows) > 1:
+            for column in self.ratio_columns():
+                count += not self.geomean(column)[1] <= limit
+        return count
+
+    def section(self, extra_rows: Optional[Dict[str, Dict[str, Any]]] = None) -> Dict[str, Any]:
+        """The JSON section: every cell, every ratio, the geomeans."""
         columns = self.present_columns()
         rows = []
         for row in self.rows:
@@ -85,34 +201,30 @@ class Table:
                 cells[column] = {
                     **number(cell.best, cell.spread),
                     "value": round(cell.best, 3),
-                    "loops": cell.loops,
+                    "loops": (cell.loops_per_process[0] if cell.loops_per_process
+                              else cell.loops),
+                    "loops_per_process": cell.loops_per_process or [cell.loops],
                     "ops_per_loop": cell.ops,
                     "timed": cell.timed,
                     "samples": [round(s, 3) for s in cell.samples],
                 }
             entry = dict(row)
             entry["cells"] = cells
-            entry["ratios"] = ratios.get(name, {})
+            entry["ratios"] = {column: number(*ratio.estimate())
+                               for column, ratio in self.ratios[name].items()}
             if extra_rows and name in extra_rows:
                 entry.update(extra_rows[name])
             rows.append(entry)
-        ratio_columns: List[str] = []
-        for row in rows:
-            for column in row["ratios"]:
-                if column not in ratio_columns:
-                    ratio_columns.append(column)
         geomeans = {}
-        for column in ratio_columns:
-            found = [r["ratios"][column] for r in rows if column in r["ratios"]]
-            values = [n["value"] for n in found if n["value"] is not None]
-            spreads = [n["spread"] if n["spread"] is not None else float("inf") for n in found]
-            if values:
-                geomeans[column] = number(geomean(values), sum(spreads) / len(spreads))
+        if len(self.rows) > 1:
+            for column in self.ratio_columns():
+                geomeans[column] = number(*self.geomean(column))
         return {
             "title": self.title,
             "selected": self.selected,
             "unit": self.unit,
-            "columns": {c: self.columns[c] for c in columns},
+            "columns": {c: d for c, d in self.columns.items()
+                        if c in columns or c in self.ratio_columns()},
             "reference": self.reference,
             "rounds": self.measured.rounds,
             "seconds": round(self.measured.seconds, 2),
@@ -125,37 +237,5 @@ class Table:
         }
 
 
-def ratio(top: Optional[Cell], bottom: Optional[Cell]) -> Optional[Number]:
-    """top / bottom, with the sum of the two spreads."""
-    if top is None or bottom is None or not top.samples or not bottom.samples:
-        return None
-    return number(top.best / bottom.best, top.spread + bottom.spread)
-
-
-def overhead_ratio(cell: Optional[Cell], base: Optional[Cell], bare: Optional[Cell]) -> Optional[Number]:
-    """(cell - bare) / (base - bare): an overhead relative to another, with
-    the spreads of the two differences."""
-    if cell is None or base is None or bare is None:
-        return None
-    top = cell.best - bare.best
-    bottom = base.best - bare.best
-    if bottom <= 0:
-        return number(float("nan"), float("inf"))
-    err_top = (cell.best * cell.spread + bare.best * bare.spread) / max(abs(top), 1e-9)
-    err_bottom = (base.best * base.spread + bare.best * bare.spread) / bottom
-    return number(top / bottom, err_top + err_bottom)
-
-
-def ratios_to(table: Table, reference: str, columns: Sequence[str]) -> Dict[str, Dict[str, Number]]:
-    """Per row, each column over the row's ``reference`` column."""
-    out: Dict[str, Dict[str, Number]] = {}
-    for row in table.rows:
-        name = row["name"]
-        base = table.cell(name, reference)
-        found = {}
-        for column in columns:
-            r = ratio(table.cell(name, column), base)
-            if r is not None:
-                found[column] = r
-        out[name] = found
-    return out
+__all__ = ["BestRatio", "Overhead", "Ratio", "Table", "combined", "median_interval", "number",
+           "spread"]

@@ -13,7 +13,7 @@ import posonly
 
 from . import _targets
 from .case import Case, call_cell
-from .table import Table, overhead_ratio
+from .table import Overhead, Table
 
 CASES: List[Case] = [
     Case("one positional-only", "a, /", "1"),
@@ -106,20 +106,12 @@ def build(select: Optional[Any] = None) -> Table:
                 raise AssertionError(f"{column} {case.label}: not the function's result")
             cells[column] = call_cell(case, column, "fn({call})", fn)
         table.add_row(case.name, cells, **case.info())
+        for column, timed in cells.items():
+            if column not in ("bare", "def"):
+                table.add_ratio(case.name, column,
+                                Overhead(timed, cells["def"], cells["bare"]))
     return table
 
 
 def section(table: Table) -> Dict[str, Any]:
-    ratios = {}
-    for row in table.rows:
-        name = row["name"]
-        found = {}
-        for column in table.present_columns():
-            if column in ("bare", "def"):
-                continue
-            r = overhead_ratio(table.cell(name, column), table.cell(name, "def"),
-                               table.cell(name, "bare"))
-            if r is not None:
-                found[column] = r
-        ratios[name] = found
-    return table.section(ratios)
+    return table.section()
