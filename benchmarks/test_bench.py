@@ -1,70 +1,65 @@
-"""Every way of binding a call, per case, against the interpreter's own binding.
+"""Every cell of every table of ``python -m posonly bench`` as a
+pytest-benchmark benchmark, on the bench's own runner.
 
-Each benchmark times a generated function making ``CALLS`` calls with the
-case's literal arguments (or its ``args``/``kwargs``), the statement the
-``python -m posonly bench`` table uses for that column.
+Groups: ``binding: <row>`` (every way of binding one call, the floor
+included), ``pep570: <column>`` (the four parameter kinds, one way of
+binding), ``wrapping: <row>``, ``creation: <signature>`` (making a wraps
+def, a binder, a wrapper, a layout, two signatures, each from fresh
+functions) and ``clients: <pattern>: <signature>`` (plain inspect against
+``patch_inspect()``).  ``pytest benchmarks/ -k creation`` runs one table.
 """
 
-from typing import Any, Callable, Dict
+from typing import Any, Dict, Iterator
 
 import pytest
 
-from posonly import _bench
+from posonly.bench import SUITES
 
-CALLS = 100
+#: Loops per round, table by table: the same for every member of a group, so
+#: that their round times compare (a loop of a call table makes 10 calls).
+LOOPS = {"binding": 100, "pep570": 100, "wrapping": 100, "creation": 100, "clients": 50}
+ROUNDS = 30
 
-
-def _runner(case: _bench.Case, statement: str, fn: Any) -> Callable[[], None]:
-    args, kwargs = case.arguments()
-    stack = args + tuple(kwargs.values())
-    kwnames = tuple(kwargs) or None
-    body = "\n".join("    " + statement.format(call=case.call) for _ in range(CALLS))
-    namespace: Dict[str, Any] = {
-        "fn": fn, "args": args, "kwargs": kwargs, "stack": stack, "kwnames": kwnames,
-    }
-    exec(f"def run():\n{body}\n", namespace)
-    return namespace["run"]  # type: ignore[no-any-return]
+_TABLES: Dict[str, Any] = {}
 
 
-def _params():
-    for case in _bench.CASES:
-        for column, _statement, _title in _bench.COLUMNS:
-            yield pytest.param(case, column, id=f"{case.name}-{column}")
+def _table(key: str) -> Any:
+    if key not in _TABLES:
+        _TABLES[key] = SUITES[key].build(None)
+    return _TABLES[key]
 
 
-@pytest.mark.parametrize("case, column", list(_params()))
-def test_bind(benchmark, case, column):
-    fns = _bench._callables(case)
-    if column not in fns:
-        pytest.skip(f"{column} is not available here")
-    statement = dict((c, s) for c, s, _ in _bench.COLUMNS)[column]
-    benchmark.group = f"{case.name}: ({case.params}) <- f({case.call})"
-    benchmark.extra_info["calls_per_round"] = CALLS
-    benchmark(_runner(case, statement, fns[column]))
+def _params() -> Iterator[Any]:
+    for key in SUITES:
+        for (row, column) in _table(key).cells:
+            yield pytest.param(key, row, column, id=f"{key}: {row}: {column}")
 
 
-def _pep570_params():
-    for kind, passing, case in _bench.PEP570_CASES:
-        for column in ("floor", "binder", "bind", "pure"):
-            yield pytest.param(kind, passing, case, column, id=f"{kind} {passing}-{column}")
+def _group(key: str, row: str, column: str) -> str:
+    return f"pep570: {column}" if key == "pep570" else f"{key}: {row}"
 
 
-@pytest.mark.parametrize("kind, passing, case, column", list(_pep570_params()))
-def test_pep570(benchmark, kind, passing, case, column):
-    fns = _bench._callables(case)
-    if column not in fns:
-        pytest.skip(f"{column} is not available here")
-    statement = dict((c, s) for c, s, _ in _bench.COLUMNS)[column]
-    benchmark.group = f"PEP 570, {column}: parameters by kind and passing"
-    benchmark.extra_info["calls_per_round"] = CALLS
-    benchmark(_runner(case, statement, fns[column]))
+@pytest.mark.parametrize("key, row, column", list(_params()))
+def test_bench(benchmark, key, row, column):
+    cell: Any = _table(key).cell(row, column)
+    benchmark.group = _group(key, row, column)
+    loops = LOOPS[key]
+    benchmark.extra_info.update(ops_per_round=loops * cell.ops, timed=cell.timed)
+    armed = []
 
+    def setup() -> None:
+        # What the bench does around each sample, outside the timed region:
+        # the previous round's teardown, then this round's setup and warm-up.
+        if armed and cell.teardown is not None:
+            cell.teardown()
+        if cell.setup is not None:
+            cell.setup(loops + (1 if cell.warmup else 0))
+        armed.append(True)
+        if cell.warmup:
+            cell.run(1)
 
-@pytest.mark.parametrize("variant", ["undecorated", "inspect", "posonly", "drop-in"])
-def test_validating_decorator(benchmark, variant):
-    wrapped = _bench._validating_decorators()
-    if variant not in wrapped:
-        pytest.skip(f"{variant} is not available here")
-    benchmark.group = "validating decorator: " + _bench.DECORATOR_CALL.label
-    benchmark.extra_info["calls_per_round"] = CALLS
-    benchmark(_runner(_bench.DECORATOR_CALL, "fn({call})", wrapped[variant]))
+    try:
+        benchmark.pedantic(cell.run, args=(loops,), setup=setup, rounds=ROUNDS)
+    finally:
+        if armed and cell.teardown is not None:
+            cell.teardown()
