@@ -40,18 +40,27 @@ def test_identical_runs_change_nothing_significantly(result, tmp_path):
     assert all(r["change"] == 0.0 and r["p"] == 1.0 and not r["significant"] for r in rows)
 
 
+def _set_samples(cell, samples):
+    cell["samples"] = samples
+    cell["value"] = min(samples)
+    ordered = sorted(samples)
+    cell["spread"] = ordered[1] / ordered[0] - 1
+
+
 def test_a_doctored_cell_is_flagged(result, tmp_path):
-    doctored = copy.deepcopy(result)
-    row = doctored["pep570"]["rows"][2]
-    cell = row["cells"]["floor"]
-    cell["samples"] = [s * 1.5 for s in cell["samples"]]
-    cell["value"] = min(cell["samples"])
-    out = compare(tmp_path, result, doctored)
+    # One cell of the old run made steady (so that the test does not depend
+    # on this machine's noise), and the same cell 50 % slower in the new one.
+    old = copy.deepcopy(result)
+    steady = [40.0 + 0.01 * i for i in range(SETTINGS.min_rounds)]
+    _set_samples(old["pep570"]["rows"][2]["cells"]["floor"], steady)
+    doctored = copy.deepcopy(old)
+    _set_samples(doctored["pep570"]["rows"][2]["cells"]["floor"], [s * 1.5 for s in steady])
+    out = compare(tmp_path, old, doctored)
     assert "16 cells compared, 1 changed significantly" in out
     (line,) = [l for l in out.splitlines() if l.endswith("slower")]
     assert line.startswith("pep570") and "positional-or-keyword by keyword" in line
     assert "+50.0%" in line
-    only = compare(tmp_path, result, doctored, "--only-significant")
+    only = compare(tmp_path, old, doctored, "--only-significant")
     assert "not significant" not in only and "slower" in only
 
 

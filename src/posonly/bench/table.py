@@ -20,8 +20,8 @@ round's samples of the cells involved (taken moments apart, under the same
 load), and the ratio's ``value`` is the median over the rounds.  Its
 ``spread`` is the half-width of the 95 % confidence interval of that median
 (from the order statistics of the per-round ratios), relative: 0.02 means
-the ratio is known within +-2 %.  (An overhead ratio divides the medians of
-two per-round differences; the creation table divides best samples, see
+the ratio is known within +-2 %.  (An overhead ratio is made of two such
+ratios to the bare call; the creation table divides best samples, see
 :class:`BestRatio`.)  A geomean is over the rows' ratios, its spread their
 spreads combined as independent errors.  ``noisy`` is true when the spread is
 wider than the bench trusts (``runner.NOISY``).
@@ -81,33 +81,46 @@ class Ratio:
 
 
 class Overhead(Ratio):
-    """(cell - bare) / (base - bare): an overhead relative to another.  Each
-    difference is taken within a round (the cells sampled moments apart); the
-    ratio is of the two differences' medians, its spread the sum of theirs."""
+    """(cell - bare) / (base - bare): an overhead relative to another, from
+    the cell's and the base's ratios to the bare call, each measured round by
+    round (so that each compares samples taken moments apart)."""
 
     def __init__(self, cell: Cell, base: Cell, bare: Cell) -> None:
         self.cells = (cell, base, bare)
 
     def estimate(self) -> Tuple[float, float]:
         cell, base, bare = self.cells
-        top = median_interval([a - b for a, b in zip(cell.samples, bare.samples)])
-        bottom = median_interval([a - b for a, b in zip(base.samples, bare.samples)])
-        if not bottom[0] > 0:
+        top = median_interval([a / b for a, b in zip(cell.samples, bare.samples)])
+        bottom = median_interval([a / b for a, b in zip(base.samples, bare.samples)])
+        if not bottom[0] > 1:
             return float("nan"), float("inf")
-        return top[0] / bottom[0], top[1] + bottom[1]
+        # Each ratio's interval, carried over to the ratio minus one.
+        spread = (top[1] * top[0] / max(abs(top[0] - 1), 1e-9)
+                  + bottom[1] * bottom[0] / (bottom[0] - 1))
+        return (top[0] - 1) / (bottom[0] - 1), spread
 
 
 class BestRatio(Ratio):
-    """top's best over bottom's best, the spread the sum of the cells': for
-    cells whose samples are mostly disturbed (making objects allocates, and
-    the allocator's state differs from sample to sample), the best is the
-    one sample that is not."""
+    """top's best over bottom's best.  For cells whose samples are mostly
+    disturbed (making objects allocates, and the allocator's state differs
+    from sample to sample), the best is the one sample that is not.  Its
+    spread is how far the ratio of bests moves between the first, middle and
+    last third of the rounds (half the range, relative)."""
+
+    CHUNKS = 3
 
     def estimate(self) -> Tuple[float, float]:
         top, bottom = self.cells
-        if not top.samples or not bottom.samples:
+        n = min(len(top.samples), len(bottom.samples))
+        if n == 0:
             return float("nan"), float("inf")
-        return top.best / bottom.best, top.spread + bottom.spread
+        value = top.best / bottom.best
+        size = n // self.CHUNKS
+        if size < 1:
+            return value, float("inf")
+        parts = [min(top.samples[i * size:(i + 1) * size])
+                 / min(bottom.samples[i * size:(i + 1) * size]) for i in range(self.CHUNKS)]
+        return value, (max(parts) - min(parts)) / (2 * value)
 
 
 def combined(numbers: Sequence[Tuple[float, float]]) -> Tuple[float, float]:
