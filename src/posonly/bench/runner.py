@@ -77,10 +77,10 @@ class Settings:
             table_seconds=self.table_seconds / n, processes=0)
 
 
-FULL = Settings("full", sample_ns=1.0e6, min_rounds=60, max_rounds=1500, table_seconds=30.0,
-                processes=3)
+FULL = Settings("full", sample_ns=1.0e6, min_rounds=80, max_rounds=2000, table_seconds=30.0,
+                processes=4)
 QUICK = Settings("quick", sample_ns=5.0e5, min_rounds=30, max_rounds=600, table_seconds=7.0,
-                 processes=2)
+                 processes=3)
 #: For the test suite: a handful of tiny samples (numbers meaningless).
 TINY = Settings("tiny", sample_ns=2.0e4, min_rounds=3, max_rounds=3, table_seconds=0.5,
                 check_every=1, processes=1)
