@@ -16,13 +16,16 @@ import json
 import platform
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import posonly
 
 from . import binding, clients, creation, pep570, wrapping
 from .runner import (FULL, QUICK, TINY, Measured, Progress, Settings, cpu_model, describe_build,
                      load_average, measure)
+
+__all__ = ["FULL", "QUICK", "SCHEMA", "SUITES", "TINY", "Settings", "catalog", "check_options",
+           "run", "selector"]
 
 SCHEMA = "posonly-bench/2"
 #: The suites, in the order of the report.
@@ -36,9 +39,9 @@ SUITES = {
 SETTINGS = {"full": FULL, "quick": QUICK, "tiny": TINY}
 
 
-def catalog() -> List[tuple]:
+def catalog() -> List[Tuple[str, str]]:
     """Every (table, row) the suites have, without building anything."""
-    rows: List[tuple] = [("binding", c.name) for c in binding.CASES]
+    rows: List[Tuple[str, str]] = [("binding", c.name) for c in binding.CASES]
     rows += [("pep570", case.name) for _, _, case in pep570.ROWS]
     rows += [("wrapping", c.name) for c in wrapping.CASES]
     rows += [("creation", name) for name, _ in creation.SIGNATURES]

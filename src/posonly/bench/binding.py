@@ -11,7 +11,7 @@ called the same way.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import posonly
 
@@ -39,7 +39,7 @@ CASES: List[Case] = [
 
 # (column, statement, description) in the order of the table.  ``fn`` is the
 # column's callable, ``{call}`` the case's literal arguments.
-COLUMNS: List[tuple] = [
+COLUMNS: List[Tuple[str, str, str]] = [
     ("floor", "fn({call})", "plain def, literal call"),
     ("c-floor", "fn({call})", "a C callable that builds the same tuple with no matching"),
     ("binder", "fn({call})", "binder(f)(...)"),

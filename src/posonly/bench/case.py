@@ -30,14 +30,14 @@ class Case:
             if p.strip() not in ("", "/", "*")
         ]
 
-    def function(self) -> Callable[..., tuple]:
+    def function(self) -> Callable[..., Tuple[Any, ...]]:
         """The floor: a plain def with this signature returning its locals."""
         names = self.parameter_names()
         namespace: Dict[str, Any] = {}
         exec(f"def f({self.params}):\n    return ({''.join(n + ', ' for n in names)})\n", namespace)
         return namespace["f"]  # type: ignore[no-any-return]
 
-    def arguments(self) -> Tuple[tuple, dict]:
+    def arguments(self) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
         """The call's positional tuple and keyword dict."""
         return eval(f"(lambda *a, **k: (a, k))({self.call})", {})  # type: ignore[no-any-return]
 
@@ -66,7 +66,7 @@ def call_cell(case: Case, column: str, statement: str, fn: Any, **options: Any) 
                           ["fn", "args", "kwargs", "stack", "kwnames"])
 
     def run(n: int) -> int:
-        return loop(n, *context)  # type: ignore[no-any-return]
+        return loop(n, *context)
 
     options.setdefault("timed", timed_name(fn))
     return Cell(case.name, column, run, ops=UNROLL, **options)

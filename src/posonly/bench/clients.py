@@ -77,7 +77,7 @@ def pattern_cell(pattern: str, case: Case, column: str) -> Cell:
     state: Dict[str, Any] = {"sig": inspect.signature(f)}
 
     def run(n: int) -> int:
-        return loop(n, inspect, f, state["sig"], args, kwargs)  # type: ignore[no-any-return]
+        return loop(n, inspect, f, state["sig"], args, kwargs)
 
     if column == "inspect":
         return Cell(case.name, column, run, timed="inspect.Signature.bind")

@@ -45,7 +45,7 @@ def make_wraps_def(f: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def handler(values: tuple) -> None:
+def handler(values: Any) -> None:
     """The wrappers' no-op handler."""
 
 
@@ -118,7 +118,7 @@ def creation_cell(row: str, column: str, expression: str, fresh: FreshFunctions)
     def run(n: int) -> int:
         functions = state["functions"][:n]
         del state["functions"][:n]
-        return loop(functions, state["kept"].append)  # type: ignore[no-any-return]
+        return loop(functions, state["kept"].append)
 
     def teardown() -> None:
         state.clear()

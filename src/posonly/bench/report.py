@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from . import binding, clients, creation, pep570, wrapping
+from . import binding, creation, pep570
 from .runner import NOISY
 
 FLAG = "?"
@@ -140,7 +140,7 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
     columns = [c for c in section["columns"] if c not in ("wraps-def", "signature speedup")]
     lines = [section["title"] + " " + _measured(section)]
     lines.append(f"{'signature':<22}{'wraps def ns':>13}" + "".join(
-        f"{creation.HEADS[c]:>13}" for c in columns) + f"{'sig speedup':>13}{'spread':>8}")
+        f"{creation.HEADS[c]:>13}" for c in columns) + f"{'sig speedup':>13}{'+-':>8}")
     for row in section["rows"]:
         text = f"{row['name']:<22}{row['cells']['wraps-def']['value']:>13.0f}"
         text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
@@ -322,11 +322,11 @@ def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[st
     lines.append(f"{'table':<10}{'row':<36}{'column':<19}{'old ns':>10}{'new ns':>10}"
                  f"{'change':>9}{'p':>9}  verdict")
     for row in rows:
-        verdict = ("slower" if row["change"] > 0 else "faster") if row["significant"] \
+        word = ("slower" if row["change"] > 0 else "faster") if row["significant"] \
             else "not significant"
         lines.append(f"{row['table']:<10}{row['row'][:35]:<36}{row['column'][:18]:<19}"
                      f"{row['old']:>10.1f}{row['new']:>10.1f}{100 * row['change']:>+8.1f}%"
-                     f"{row['p']:>9.3g}  {verdict}")
+                     f"{row['p']:>9.3g}  {word}")
     significant = [r for r in rows if r["significant"]]
     lines.append("")
     lines.append(f"{len(rows)} cells compared, {len(significant)} changed significantly "

@@ -162,16 +162,9 @@ def estimate(samples: Sequence[float]) -> float:
     return min(samples)
 
 
-def percentile(samples: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(samples)
-    k = max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))
-    return ordered[k]
-
-
 def spread(samples: Sequence[float]) -> float:
     """How far the tenth percentile of the samples lies above the best one,
-    relative to it (at least the third-best sample is used)."""
+    relative to it (at least the second-best sample is used)."""
     ordered = sorted(samples)
     if len(ordered) < 2:
         return float("inf")

@@ -30,7 +30,7 @@ wider than the bench trusts (``runner.NOISY``).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .runner import NOISY, Cell, Measured, geomean, spread
 
@@ -70,7 +70,7 @@ class Ratio:
     rounds of ``top / bottom`` from the same round's samples."""
 
     def __init__(self, top: Cell, bottom: Cell) -> None:
-        self.cells = (top, bottom)
+        self.cells: Tuple[Cell, ...] = (top, bottom)
 
     def rounds(self) -> List[float]:
         top, bottom = self.cells

@@ -36,11 +36,11 @@ COLUMNS: Dict[str, str] = {
 }
 
 
-def before_handler(values: tuple) -> None:
+def before_handler(values: Any) -> None:
     """A handler that looks at nothing: what is timed is the wrapping."""
 
 
-def around_handler(proceed: Callable[[tuple], Any], values: tuple) -> Any:
+def around_handler(proceed: Callable[[Any], Any], values: Any) -> Any:
     return proceed(values)
 
 
@@ -57,7 +57,7 @@ def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
     except ImportError:
         pass
     else:
-        @wrapt.decorator  # type: ignore[misc,unused-ignore]
+        @wrapt.decorator  # type: ignore[misc,untyped-decorator,unused-ignore]
         def wrapt_pass_through(wrapped: Any, instance: Any, args: Any, kwargs: Any) -> Any:
             return wrapped(*args, **kwargs)
 
