@@ -107,7 +107,8 @@ def cell(case: Case, column: str, fn: Any) -> Cell:
 def build(select: Optional[Any] = None) -> Table:
     table = Table("binding", "Binding: ns per call, each way relative to the floor",
                   {c: d for c, _, d in COLUMNS},
-                  reference="each column's best time over the floor's (a plain def, literal call)")
+                  reference="each column's time over the floor's (a plain def, literal call), "
+                  "round by round")
     for case in CASES:
         if select is not None and not select(table.key, case.name):
             table.filtered_out += 1
