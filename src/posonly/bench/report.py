@@ -80,8 +80,9 @@ def format_binding(section: Dict[str, Any]) -> List[str]:
         text += f"{row['cells']['floor']['value']:>9.1f}"
         text += "".join(_ratio(row["ratios"].get(c)) for c in columns)
         lines.append(text + f"{_pct(_row_spread(row)):>8}")
-    text = f"{'geomean':<{width}}{'':<28}{'':>9}"
-    lines.append(text + "".join(_ratio(section["geomean"].get(c)) for c in columns))
+    if section["geomean"]:
+        text = f"{'geomean':<{width}}{'':<28}{'':>9}"
+        lines.append(text + "".join(_ratio(section["geomean"].get(c)) for c in columns))
     lines.append("columns: " + "; ".join(
         f"{binding.HEADS[c]} = {t}" for c, t in section["columns"].items()))
     if "binder_vs_c_floor" in section:
@@ -130,8 +131,9 @@ def format_wrapping(section: Dict[str, Any]) -> List[str]:
                 f"{cells['bare']['value']:>8.1f}{cells['def']['value'] - cells['bare']['value']:>8.1f}")
         text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
         lines.append(text + f"{_pct(_row_spread(row)):>8}")
-    lines.append(f"{'geomean':<30}{'':<28}{'':>8}{'':>8}" + "".join(
-        _ratio(section["geomean"].get(c), 13) for c in columns))
+    if section["geomean"]:
+        lines.append(f"{'geomean':<30}{'':<28}{'':>8}{'':>8}" + "".join(
+            _ratio(section["geomean"].get(c), 13) for c in columns))
     lines.append("columns: " + "; ".join(f"{c} = {t}" for c, t in section["columns"].items()))
     return lines
 
@@ -146,9 +148,10 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
         text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
         text += _ratio(row["ratios"].get("signature speedup"), 13)
         lines.append(text + f"{_pct(_row_spread(row)):>8}")
-    lines.append(f"{'geomean':<22}{'':>13}" + "".join(
-        _ratio(section["geomean"].get(c), 13) for c in columns)
-        + _ratio(section["geomean"].get("signature speedup"), 13))
+    if section["geomean"]:
+        lines.append(f"{'geomean':<22}{'':>13}" + "".join(
+            _ratio(section["geomean"].get(c), 13) for c in columns)
+            + _ratio(section["geomean"].get("signature speedup"), 13))
     lines.append(f"bytes kept per object (tracemalloc, {section['memory']['objects_per_measurement']}"
                  " fresh functions), and relative to a wraps def's:")
     lines.append(f"{'signature':<22}{'wraps def B':>13}" + "".join(
@@ -173,7 +176,8 @@ def format_clients(section: Dict[str, Any]) -> List[str]:
             f"{row['pattern']:<14}{_short(row['signature'], 30):<30}{row['call']:<18}"
             f"{cells['inspect']['value']:>11.0f}{cells['patched']['value']:>11.0f}"
             f"{_ratio(row['ratios'].get('speedup'), 10)}{_pct(_row_spread(row)):>8}")
-    lines.append(f"{'geomean':<62}{'':>22}{_ratio(section['geomean'].get('speedup'), 10)}")
+    if section["geomean"]:
+        lines.append(f"{'geomean':<62}{'':>22}{_ratio(section['geomean'].get('speedup'), 10)}")
     for name, pattern in section["patterns"].items():
         lines.append(f"{name}: {pattern['does']}")
     return lines
