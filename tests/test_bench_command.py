@@ -16,8 +16,8 @@ import pytest
 import posonly
 
 TABLES = ("binding", "pep570", "wrapping", "creation", "clients")
-CELL_KEYS = {"value", "spread", "noisy", "loops", "loops_per_process", "ops_per_loop", "timed",
-             "samples"}
+CELL_KEYS = {"value", "spread", "noisy", "loops", "loops_per_process", "samples_per_process",
+             "ops_per_loop", "timed", "samples"}
 NUMBER_KEYS = {"value", "spread", "noisy"}
 
 
@@ -67,6 +67,7 @@ def test_one_section_per_table_every_cell_with_its_samples(mixed):
                 assert column in section["columns"]
                 assert set(cell) == CELL_KEYS
                 assert len(cell["samples"]) == section["rounds"] >= 3
+                assert sum(cell["samples_per_process"]) == section["rounds"]
                 assert cell["value"] == min(cell["samples"]) > 0
                 assert cell["loops"] >= 1 and cell["ops_per_loop"] >= 1
             for number in row["ratios"].values():

@@ -34,10 +34,14 @@ def compare(tmp_path, old, new, *args):
 def test_identical_runs_change_nothing_significantly(result, tmp_path):
     out = compare(tmp_path, result, result)
     assert "16 cells compared, 0 changed significantly" in out
-    assert "slower" not in out and "faster" not in out
+    assert "16 ratios compared, 0 changed significantly" in out
+    for word in ("slower", "faster", "higher", "lower"):
+        assert word not in out
     _, rows = report.compare(result, result)
-    assert len(rows) == 16
-    assert all(r["change"] == 0.0 and r["p"] == 1.0 and not r["significant"] for r in rows)
+    cells = [r for r in rows if "p" in r]
+    assert len(cells) == 16 and len(rows) == 32
+    assert all(r["change"] == 0.0 and r["p"] == 1.0 and not r["significant"] for r in cells)
+    assert all(r["change"] == 0.0 and not r["significant"] for r in rows)
 
 
 def _set_samples(cell, samples):
@@ -62,6 +66,18 @@ def test_a_doctored_cell_is_flagged(result, tmp_path):
     assert "+50.0%" in line
     only = compare(tmp_path, old, doctored, "--only-significant")
     assert "not significant" not in only and "slower" in only
+
+
+def test_a_doctored_ratio_is_flagged(result, tmp_path):
+    old = copy.deepcopy(result)
+    ratio = old["pep570"]["rows"][3]["ratios"]["binder"]
+    ratio.update(value=1.25, spread=0.01, noisy=False)
+    doctored = copy.deepcopy(old)
+    doctored["pep570"]["rows"][3]["ratios"]["binder"]["value"] = 1.25 * 1.2
+    out = compare(tmp_path, old, doctored)
+    assert "16 ratios compared, 1 changed significantly" in out
+    (line,) = [l for l in out.splitlines() if l.endswith("higher")]
+    assert "keyword-only by keyword" in line and "+20.0%" in line
 
 
 def test_compare_refuses_what_is_not_a_bench_result(tmp_path):

@@ -121,6 +121,7 @@ def _in_workers(key: str, table: Any, select: Optional[str], settings: Settings,
                 raise RuntimeError(f"{key}: a worker measured an unknown cell {entry!r:.80}")
             cell.samples.extend(entry["samples"])
             cell.loops_per_process.append(entry["loops"])
+            cell.process_rounds.append(len(entry["samples"]))
         out.rounds += part["rounds"]
         out.seconds += part["seconds"]
         stops.append(part["stopped"])

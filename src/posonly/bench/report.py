@@ -336,7 +336,49 @@ def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[st
     lines.append(f"{len(rows)} cells compared, {len(significant)} changed significantly "
                  "(Mann-Whitney p < 0.01 on the samples and a change wider than the two "
                  "spreads)")
-    return "\n".join(lines), rows
+    ratios = compare_ratios(old, new)
+    lines.append("")
+    lines.append("ratios (the tables' answers; absolute times above move with the load, "
+                 "ratios should not):")
+    lines.append(f"{'table':<10}{'row':<36}{'ratio':<19}{'old':>10}{'new':>10}"
+                 f"{'change':>9}{'+-':>9}  verdict")
+    for row in ratios:
+        word = ("higher" if row["change"] > 0 else "lower") if row["significant"] \
+            else "not significant"
+        lines.append(f"{row['table']:<10}{row['row'][:35]:<36}{row['column'][:18]:<19}"
+                     f"{row['old']:>10.3f}{row['new']:>10.3f}{100 * row['change']:>+8.1f}%"
+                     f"{100 * row['resolution']:>8.1f}%  {word}")
+    moved = [r for r in ratios if r["significant"]]
+    lines.append("")
+    lines.append(f"{len(ratios)} ratios compared, {len(moved)} changed significantly "
+                 "(a change wider than the two ratios' intervals together, and over 1 %)")
+    return "\n".join(lines), rows + ratios
+
+
+def ratio_items(result: Dict[str, Any]) -> Iterable[Tuple[str, str, str, Dict[str, Any]]]:
+    """Every ratio and geomean: (table, row, column, number)."""
+    for key in FORMATTERS:
+        section = result.get(key, {})
+        for row in section.get("rows", []):
+            for column, n in row["ratios"].items():
+                yield key, row["name"], column, n
+        for column, n in section.get("geomean", {}).items():
+            yield key, "geomean", column, n
+
+
+def compare_ratios(old: Dict[str, Any], new: Dict[str, Any]) -> List[Dict[str, Any]]:
+    found = {(t, r, c): n for t, r, c, n in ratio_items(old)}
+    out = []
+    for t, r, c, n in ratio_items(new):
+        before = found.get((t, r, c))
+        if before is None or before["value"] is None or n["value"] is None:
+            continue
+        change = n["value"] / before["value"] - 1.0
+        resolution = sum(float("inf") if x["spread"] is None else x["spread"] for x in (before, n))
+        out.append({"table": t, "row": r, "column": c, "old": before["value"],
+                    "new": n["value"], "change": change, "resolution": resolution,
+                    "significant": abs(change) > max(resolution, 0.01), "kind": "ratio"})
+    return out
 
 
 # -- the plot ---------------------------------------------------------------------

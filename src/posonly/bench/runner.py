@@ -118,6 +118,8 @@ class Cell:
         #: The loops per sample each worker process calibrated, when the
         #: samples come from workers.
         self.loops_per_process: List[int] = []
+        #: How many of the samples each worker process took, in order.
+        self.process_rounds: List[int] = []
 
     def measure(self, n: int) -> float:
         """One sample: ns per operation over ``n`` loops."""

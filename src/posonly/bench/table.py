@@ -20,10 +20,12 @@ round's samples of the cells involved (taken moments apart, under the same
 load), and the ratio's ``value`` is the median over the rounds.  Its
 ``spread`` is the half-width of the 95 % confidence interval of that median
 (from the order statistics of the per-round ratios), relative: 0.02 means
-the ratio is known within +-2 %.  (An overhead ratio is made of two such
+the ratio is known within +-2 %; when the samples come from several worker
+processes, the spread is at least half the range of the processes' own
+medians.  (An overhead ratio is made of two such
 ratios to the bare call; the creation table divides best samples, see
-:class:`BestRatio`.)  A geomean is over the rows' ratios, its spread their
-spreads combined as independent errors.  ``noisy`` is true when the spread is
+:class:`BestRatio`.)  A geomean is over the rows' ratios, its spread the mean
+of theirs.  ``noisy`` is true when the spread is
 wider than the bench trusts (``runner.NOISY``).
 """
 
@@ -65,6 +67,33 @@ def median_interval(values: Sequence[float]) -> Tuple[float, float]:
     return median, (high - low) / (2 * median)
 
 
+def parts(values: Sequence[float], counts: Sequence[int]) -> List[Sequence[float]]:
+    """``values`` cut into consecutive runs of ``counts`` (one per worker
+    process), or into thirds when the samples come from one process."""
+    if len(counts) >= 2 and sum(counts) == len(values):
+        out: List[Sequence[float]] = []
+        start = 0
+        for n in counts:
+            out.append(values[start:start + n])
+            start += n
+        return [p for p in out if p]
+    size = len(values) // 3
+    return [values[i * size:(i + 1) * size] for i in range(3)] if size else []
+
+
+def interval(values: Sequence[float], counts: Sequence[int]) -> Tuple[float, float]:
+    """The median of per-round values and its spread: the wider of the 95 %
+    interval of the median and half the range of the medians of each worker
+    process's rounds (relative), so that what moves from process to process
+    counts as well as what moves from round to round."""
+    median, spread = median_interval(values)
+    pieces = [median_interval(p)[0] for p in parts(values, counts)]
+    pieces = [m for m in pieces if math.isfinite(m)]
+    if len(counts) >= 2 and len(pieces) >= 2 and median > 0:
+        spread = max(spread, (max(pieces) - min(pieces)) / (2 * median))
+    return median, spread
+
+
 class Ratio:
     """A ratio between cells, measured round by round: the median over the
     rounds of ``top / bottom`` from the same round's samples."""
@@ -76,8 +105,11 @@ class Ratio:
         top, bottom = self.cells
         return [a / b for a, b in zip(top.samples, bottom.samples)]
 
+    def counts(self) -> List[int]:
+        return list(self.cells[0].process_rounds)
+
     def estimate(self) -> Tuple[float, float]:
-        return median_interval(self.rounds())
+        return interval(self.rounds(), self.counts())
 
 
 class Overhead(Ratio):
@@ -90,8 +122,8 @@ class Overhead(Ratio):
 
     def estimate(self) -> Tuple[float, float]:
         cell, base, bare = self.cells
-        top = median_interval([a / b for a, b in zip(cell.samples, bare.samples)])
-        bottom = median_interval([a / b for a, b in zip(base.samples, bare.samples)])
+        top = interval([a / b for a, b in zip(cell.samples, bare.samples)], self.counts())
+        bottom = interval([a / b for a, b in zip(base.samples, bare.samples)], self.counts())
         if not bottom[0] > 1:
             return float("nan"), float("inf")
         # Each ratio's interval, carried over to the ratio minus one.
@@ -104,31 +136,30 @@ class BestRatio(Ratio):
     """top's best over bottom's best.  For cells whose samples are mostly
     disturbed (making objects allocates, and the allocator's state differs
     from sample to sample), the best is the one sample that is not.  Its
-    spread is how far the ratio of bests moves between the first, middle and
-    last third of the rounds (half the range, relative)."""
-
-    CHUNKS = 3
+    spread is how far the ratio of bests moves between worker processes (or
+    between the first, middle and last third of the rounds): half the range,
+    relative."""
 
     def estimate(self) -> Tuple[float, float]:
         top, bottom = self.cells
-        n = min(len(top.samples), len(bottom.samples))
-        if n == 0:
+        if not top.samples or not bottom.samples:
             return float("nan"), float("inf")
         value = top.best / bottom.best
-        size = n // self.CHUNKS
-        if size < 1:
+        pieces = [min(a) / min(b) for a, b in zip(parts(top.samples, self.counts()),
+                                                   parts(bottom.samples, self.counts()))]
+        if len(pieces) < 2:
             return value, float("inf")
-        parts = [min(top.samples[i * size:(i + 1) * size])
-                 / min(bottom.samples[i * size:(i + 1) * size]) for i in range(self.CHUNKS)]
-        return value, (max(parts) - min(parts)) / (2 * value)
+        return value, (max(pieces) - min(pieces)) / (2 * value)
 
 
 def combined(numbers: Sequence[Tuple[float, float]]) -> Tuple[float, float]:
-    """The geomean of estimates and its spread (independent errors)."""
+    """The geomean of estimates and its spread: the mean of theirs (what
+    moves one row of a table moves the others with it, so the errors are
+    not taken as independent)."""
     if not numbers:
         return float("nan"), float("inf")
     value = geomean([v for v, _ in numbers])
-    spread = math.sqrt(sum(s * s for _, s in numbers)) / len(numbers)
+    spread = sum(s for _, s in numbers) / len(numbers)
     return value, spread
 
 
@@ -217,6 +248,7 @@ class Table:
                     "loops": (cell.loops_per_process[0] if cell.loops_per_process
                               else cell.loops),
                     "loops_per_process": cell.loops_per_process or [cell.loops],
+                    "samples_per_process": cell.process_rounds or [len(cell.samples)],
                     "ops_per_loop": cell.ops,
                     "timed": cell.timed,
                     "samples": [round(s, 3) for s in cell.samples],
