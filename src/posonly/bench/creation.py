@@ -17,7 +17,6 @@ import gc
 import inspect
 import itertools
 import time
-import tracemalloc
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import posonly
@@ -128,9 +127,14 @@ def creation_cell(row: str, column: str, expression: str, fresh: FreshFunctions)
                 timed=f"{getattr(probe, '__module__', '?')}.{getattr(probe, '__qualname__', probe)}")
 
 
-def bytes_per_object(expression: str, fresh: FreshFunctions, count: int) -> float:
+def bytes_per_object(expression: str, fresh: FreshFunctions, count: int) -> Optional[float]:
     """Bytes still allocated per object made, kept alive, from ``count``
-    fresh functions (tracemalloc; the functions themselves not counted)."""
+    fresh functions (tracemalloc; the functions themselves not counted), or
+    None where the interpreter has no tracemalloc (PyPy)."""
+    try:
+        import tracemalloc
+    except ImportError:
+        return None
     make = eval(f"lambda f: {expression}", dict(NAMESPACE))
     functions = fresh.take(count)
     kept: List[Any] = [None] * count
@@ -183,14 +187,18 @@ def build(select: Optional[Any] = None) -> Table:
 
 
 def memory(table: Table, count: int) -> Dict[str, Dict[str, float]]:
+    """Bytes per object, row by row; empty where tracemalloc is missing."""
     out: Dict[str, Dict[str, float]] = {}
     for row in table.rows:
         params = dict(SIGNATURES)[row["name"]]
         fresh = FreshFunctions(params)
-        out[row["name"]] = {
-            column: round(bytes_per_object(expression, fresh, count), 1)
-            for column, expression, _ in COLUMNS
-        }
+        found = {}
+        for column, expression, _ in COLUMNS:
+            size = bytes_per_object(expression, fresh, count)
+            if size is None:
+                return {}
+            found[column] = round(size, 1)
+        out[row["name"]] = found
     return out
 
 
@@ -206,6 +214,7 @@ def section(table: Table, memory_count: int = MEMORY_OBJECTS) -> Dict[str, Any]:
         }
     out = table.section(extra)
     out["memory"] = {"method": "tracemalloc: bytes still allocated per object kept alive",
-                     "objects_per_measurement": memory_count}
+                     "objects_per_measurement": memory_count,
+                     "measured": bool(bytes_kept) or not table.rows}
     return out
 

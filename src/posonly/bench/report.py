@@ -152,14 +152,17 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
         lines.append(f"{'geomean':<22}{'':>13}" + "".join(
             _ratio(section["geomean"].get(c), 13) for c in columns)
             + _ratio(section["geomean"].get("signature speedup"), 13))
-    lines.append(f"bytes kept per object (tracemalloc, {section['memory']['objects_per_measurement']}"
-                 " fresh functions), and relative to a wraps def's:")
-    lines.append(f"{'signature':<22}{'wraps def B':>13}" + "".join(
-        f"{creation.HEADS[c]:>13}" for c in columns))
-    for row in section["rows"]:
-        text = f"{row['name']:<22}{row['bytes']['wraps-def']:>13.0f}"
-        text += "".join(f"{row['bytes_ratio'][c]:>12.2f}x" for c in columns)
-        lines.append(text)
+    if not section["memory"]["measured"]:
+        lines.append("bytes kept per object: not measured (this interpreter has no tracemalloc)")
+    else:
+        lines.append(f"bytes kept per object (tracemalloc, {section['memory']['objects_per_measurement']}"
+                     " fresh functions), and relative to a wraps def's:")
+        lines.append(f"{'signature':<22}{'wraps def B':>13}" + "".join(
+            f"{creation.HEADS[c]:>13}" for c in columns))
+        for row in section["rows"]:
+            text = f"{row['name']:<22}{row['bytes']['wraps-def']:>13.0f}"
+            text += "".join(f"{row['bytes_ratio'][c]:>12.2f}x" for c in columns)
+            lines.append(text)
     lines.append("columns: " + "; ".join(
         f"{creation.HEADS[c]} = {t}" for c, t in section["columns"].items())
         + "; sig speedup = inspect.signature's time over posonly.signature's")
