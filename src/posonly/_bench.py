@@ -159,7 +159,7 @@ class _PatchedSignature(inspect.Signature):
 
     __slots__ = ()
     if hasattr(posonly, "patch_inspect"):
-        from posonly._inspect import _patched_bind as bind
+        from posonly._inspect import bind
 
 
 def _timer(statement: str) -> Callable[..., int]:
