@@ -34,6 +34,7 @@ _core: Any = _impl.dropin
 """The drop-in's core: the compiled module or ``_dropin_py``."""
 
 _INSPECT_FROM_CALLABLE: Callable[..., Any] = inspect.Signature.__dict__["from_callable"].__func__
+_INSPECT_SIGNATURE: Callable[..., Any] = inspect.signature
 # The options inspect.signature takes besides follow_wrapped, and the values
 # with which they change nothing for a plain function's signature.
 _PLAIN_OPTIONS: Dict[str, Any] = {
@@ -79,6 +80,15 @@ def from_callable(cls, obj, *, follow_wrapped=True, **options):  # type: ignore[
     return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
 
 
+def inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
+    if type(obj) is FUNCTION_TYPE and not options:
+        # inspect.signature looks its Signature class up when called.
+        sig = _core.function_signature(inspect.Signature, obj)
+        if sig is not None:
+            return sig
+    return _INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
+
+
 def apply_defaults(self):  # type: ignore[no-untyped-def]
     _core.apply_defaults(self)
 
@@ -88,6 +98,8 @@ _like(bind_partial, inspect.Signature.bind_partial, "Signature.bind_partial")
 _like(from_callable, _INSPECT_FROM_CALLABLE, "Signature.from_callable")
 # Its own parameters stand for inspect's, which differ between versions.
 from_callable.__wrapped__ = _INSPECT_FROM_CALLABLE  # type: ignore[attr-defined]
+_like(inspect_signature, _INSPECT_SIGNATURE, "signature")
+inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-defined]
 _like(apply_defaults, inspect.BoundArguments.apply_defaults, "BoundArguments.apply_defaults")
 
 
@@ -132,18 +144,26 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
 # -- patching inspect ----------------------------------------------------------
 
 _patch_lock = threading.Lock()
-_installed: List[Tuple[type, str, Any, Any]] = []
-"""What the patch replaced: (class, attribute, inspect's object, ours)."""
+_installed: List[Tuple[Any, str, Any, Any]] = []
+"""What the patch replaced: (module or class, attribute, inspect's object, ours)."""
 
 
-def _replacements() -> List[Tuple[type, str, Any]]:
+def _property_like(getter: Callable[[Any], Any], original: property) -> property:
+    """A property of ``getter``, documented as inspect's ``original``."""
+    made = property(getter)
+    made.__doc__ = original.__doc__  # property() would take the getter's
+    return made
+
+
+def _replacements() -> List[Tuple[Any, str, Any]]:
     bound_arguments = inspect.BoundArguments
     return [
+        (inspect, "signature", inspect_signature),
         (inspect.Signature, "bind", bind),
         (inspect.Signature, "bind_partial", bind_partial),
         (inspect.Signature, "from_callable", classmethod(from_callable)),
-        (bound_arguments, "args", property(_core.bound_args, doc=bound_arguments.args.__doc__)),
-        (bound_arguments, "kwargs", property(_core.bound_kwargs, doc=bound_arguments.kwargs.__doc__)),
+        (bound_arguments, "args", _property_like(_core.bound_args, bound_arguments.args)),
+        (bound_arguments, "kwargs", _property_like(_core.bound_kwargs, bound_arguments.kwargs)),
         (bound_arguments, "apply_defaults", apply_defaults),
     ]
 
@@ -152,9 +172,12 @@ def patch_inspect(maxsize: int = 4096) -> None:
     """Make :mod:`inspect`'s signatures of plain functions, and every
     signature's binding, go through posonly, with the same answers and errors.
 
-    Replaces ``inspect.Signature.bind``, ``bind_partial`` and
-    ``from_callable`` (which ``inspect.signature`` calls), and
-    ``inspect.BoundArguments.args``, ``kwargs`` and ``apply_defaults``.
+    Replaces ``inspect.signature``, ``inspect.Signature.bind``,
+    ``bind_partial`` and ``from_callable``, and
+    ``inspect.BoundArguments.args``, ``kwargs`` and ``apply_defaults`` (code
+    that took ``inspect.signature`` by ``from inspect import signature``
+    before the patch keeps inspect's, which calls the patched
+    ``from_callable``).
     Patching again changes nothing.  The patch keeps no per-signature state,
     so ``maxsize`` (checked, and kept for compatibility) bounds nothing.
     """
