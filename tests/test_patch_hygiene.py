@@ -180,3 +180,58 @@ def test_a_signature_made_per_call_holds_memory_flat(impl):
         gc.collect()
         after = sys.getallocatedblocks()
     assert after - before < 200, after - before
+
+
+@pytest.mark.skipif(not hasattr(sys, "getrefcount"), reason="PyPy has no reference counts")
+def test_references_stay_flat_on_every_new_path(impl):
+    """Making signatures, binding (every error too), and the members of the
+    result: no reference gained or lost by the defaults, the annotations,
+    the values or the names."""
+    from oracle import Value
+
+    default, kwdefault, annotation, value = Value("d"), Value("k"), Value("ann"), Value("v")
+    namespace = {"D": default, "K": kwdefault, "A": annotation}
+    exec("def f(a: A, b=D, /, c: A = D, *args: A, d, e=K, **kw: A) -> A: pass", namespace)
+    func = namespace["f"]
+    key = "".join(["c"])  # equal to a name, not identical
+    calls = [
+        lambda s: s.bind(value, value, d=value),
+        lambda s: s.bind(value, value, value, value, value, d=value, zz=value),
+        lambda s: s.bind(value, **{key: value}, d=value),
+        lambda s: s.bind_partial(value, e=value),
+        lambda s: s.bind_partial(),
+        lambda s: s.bind(value),  # missing d
+        lambda s: s.bind(),  # missing a
+        lambda s: s.bind(value, c=value, **{key: value}),  # duplicate keyword
+        lambda s: s.bind(value, value, value, c=value, d=value),  # multiple values
+        lambda s: s.bind(a=value, d=value),  # PEP 570 corner
+        lambda s: s.bind(**{1: value}),  # not a string
+    ]
+
+    def g(x, /, *, y):
+        pass
+
+    def run(count):
+        for _ in range(count):
+            for sig in (posonly.signature(func), inspect.signature(func)):
+                for call in calls:
+                    result = outcome(lambda: call(sig))
+                    if result[0] == "ok":
+                        ba = result[1]
+                        ba.args, ba.kwargs  # noqa: B018
+                        ba.apply_defaults()
+                        ba.args, ba.kwargs  # noqa: B018
+            try:
+                inspect.signature(g).bind(value, value)
+            except TypeError:
+                inspect.signature(g).bind_partial(value).kwargs  # noqa: B018
+
+    watched = (default, kwdefault, annotation, value, key, func)
+    with binder_class(impl), patched():
+        run(20)
+        gc.collect()
+        before = [sys.getrefcount(obj) for obj in watched]
+        run(1000)
+        gc.collect()
+        after = [sys.getrefcount(obj) for obj in watched]
+    assert after == before
