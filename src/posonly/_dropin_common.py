@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import keyword
 import types
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, FrozenSet, NamedTuple, Tuple
 
 __all__ = ["Dialect", "DIALECT", "POSONLY_KEYWORD_REFUSED", "POSONLY_KEYWORD_DEFERRED",
            "POSONLY_KEYWORD_REQUIRED_MISSING"]
@@ -33,20 +33,20 @@ positional-only argument" at once (3.14 and later)"""
 class Dialect(NamedTuple):
     """The running ``inspect``'s classes, constants, originals and habits."""
 
-    Signature: type
-    Parameter: type
-    BoundArguments: type
+    Signature: Any
+    Parameter: Any
+    BoundArguments: Any
     empty: Any
-    kinds: tuple
+    kinds: Tuple[Any, ...]
     """The five ``Parameter`` kinds, in order: positional-only,
     positional-or-keyword, ``*args``, keyword-only, ``**kwargs``."""
-    parameters_dict: type
+    parameters_dict: Any
     """The mapping type ``Signature`` keeps its parameters in (under a
     mappingproxy): ``OrderedDict`` or ``dict``."""
     signature_init: Callable[..., Any]
     private_bind: Callable[..., Any]
     parameters_property: Any
-    keywords: frozenset
+    keywords: FrozenSet[str]
     kwonly_missing_message: bool
     """Whether a missing keyword-only argument found while positionals run
     out is "missing a required keyword-only argument" (3.12 and later)."""

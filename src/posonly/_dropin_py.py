@@ -21,7 +21,7 @@ is handed to ``inspect``'s own code.
 from __future__ import annotations
 
 from types import MappingProxyType as _MappingProxy
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._dropin_common import (
     DIALECT,
@@ -44,29 +44,25 @@ _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
 _POSONLY_KEYWORD = DIALECT.posonly_keyword
 _KEYWORDS = DIALECT.keywords
 _PARAMETERS_DICT = DIALECT.parameters_dict
-_INSPECT_ARGS = _BoundArguments.args.fget  # type: ignore[attr-defined]
-_INSPECT_KWARGS = _BoundArguments.kwargs.fget  # type: ignore[attr-defined]
+_INSPECT_ARGS = _BoundArguments.args.fget
+_INSPECT_KWARGS = _BoundArguments.kwargs.fget
 _INSPECT_APPLY_DEFAULTS = _BoundArguments.apply_defaults
-_KEYWORD_KINDS = (_VAR_KEYWORD, _KEYWORD_ONLY)
 _new = object.__new__
+_OBJECT_NEW: Any = object.__new__
 _NOT_GIVEN = object()
+_PLAIN_TYPES = frozenset([_Parameter])  # parameters whose slots are read
 
 
 
-def _readable(cls: type) -> bool:
-    """Whether signatures of ``cls`` bind as ``inspect.Signature``'s do."""
-    return cls._bind is _PRIVATE_BIND and cls.parameters is _PARAMETERS  # type: ignore[attr-defined]
-
-
-def bind_signature(sig: Any, args: tuple, kwargs: Dict[str, Any], partial: bool) -> Any:
+def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
     """``sig._bind(args, kwargs, partial=partial)``, as inspect's own."""
     cls = type(sig)
-    if not _readable(cls):
+    # Signatures of a class with its own _bind or parameters bind its way.
+    if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
         return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
     parameters = tuple(sig._parameters.values())
-    for param in parameters:
-        if type(param) is not _Parameter:
-            return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
+    if not _PLAIN_TYPES.issuperset(map(type, parameters)):
+        return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
 
     # The steps of inspect's Signature._bind, with the same checks in the
     # same order; only its iterators became indices.
@@ -159,14 +155,14 @@ def bind_signature(sig: Any, args: tuple, kwargs: Dict[str, Any], partial: bool)
 
     bound_class = sig._bound_arguments_cls
     if bound_class is _BoundArguments:
-        bound = _new(_BoundArguments)
+        bound: Any = _new(_BoundArguments)
         bound.arguments = arguments
         bound._signature = sig
         return bound
     return bound_class(sig, arguments)
 
 
-def _parameters_of(bound: Any) -> Optional[tuple]:
+def _parameters_of(bound: Any) -> Optional[Tuple[Any, ...]]:
     """The parameters of a plain BoundArguments' plain signature, or None."""
     if type(bound) is not _BoundArguments:
         return None
@@ -174,19 +170,18 @@ def _parameters_of(bound: Any) -> Optional[tuple]:
     if type(sig).parameters is not _PARAMETERS or type(bound.arguments) is not dict:
         return None
     parameters = tuple(sig._parameters.values())
-    for param in parameters:
-        if type(param) is not _Parameter:
-            return None
+    if not _PLAIN_TYPES.issuperset(map(type, parameters)):
+        return None
     return parameters
 
 
-def bound_args(bound: Any) -> tuple:
+def bound_args(bound: Any) -> Tuple[Any, ...]:
     """``BoundArguments.args``."""
     parameters = _parameters_of(bound)
     if parameters is None:
         return _INSPECT_ARGS(bound)  # type: ignore[no-any-return]
     arguments = bound.arguments
-    args: list = []
+    args: List[Any] = []
     for param in parameters:
         kind = param._kind
         if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
@@ -263,7 +258,7 @@ def function_signature(cls: type, func: Any) -> Any:
     """
     if type(func) is not FUNCTION_TYPE or not SIGNATURE_ATTRIBUTES.isdisjoint(func.__dict__):
         return None
-    if cls.__init__ is not _SIGNATURE_INIT or cls.__new__ is not object.__new__:  # type: ignore[misc]
+    if cls.__init__ is not _SIGNATURE_INIT or cls.__new__ is not _OBJECT_NEW:  # type: ignore[misc]
         return None
     if cls._parameter_cls is not _Parameter:  # type: ignore[attr-defined]
         return None
@@ -320,7 +315,7 @@ def function_signature(cls: type, func: Any) -> Any:
         param._default = _empty
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-    sig = _new(cls)
+    sig: Any = _new(cls)
     sig._parameters = _MappingProxy(params)
     sig._return_annotation = annotations.get("return", _empty)
     return sig

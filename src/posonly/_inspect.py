@@ -72,7 +72,7 @@ def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     return _core.bind_signature(self, args, kwargs, True)
 
 
-def from_callable(cls, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
+def from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
     if type(obj) is FUNCTION_TYPE and (not options or _plain(options)):
         sig = _core.function_signature(cls, obj)
         if sig is not None:
@@ -115,7 +115,7 @@ class Signature(inspect.Signature):
 
     bind = bind
     bind_partial = bind_partial
-    from_callable = classmethod(from_callable)  # type: ignore[assignment]
+    from_callable = classmethod(from_callable)
 
 
 def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options: Any) -> Signature:
@@ -148,7 +148,7 @@ _installed: List[Tuple[Any, str, Any, Any]] = []
 """What the patch replaced: (module or class, attribute, inspect's object, ours)."""
 
 
-def _property_like(getter: Callable[[Any], Any], original: property) -> property:
+def _property_like(getter: Callable[[Any], Any], original: Any) -> property:
     """A property of ``getter``, documented as inspect's ``original``."""
     made = property(getter)
     made.__doc__ = original.__doc__  # property() would take the getter's
