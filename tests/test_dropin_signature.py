@@ -189,6 +189,14 @@ def test_signatures_the_drop_in_leaves_to_inspect(impl):
             exec("from __future__ import annotations\ndef h(a: int) -> Missing: pass", namespace)
             check(namespace["h"], eval_str=True)
             check(namespace["h"])
+        namespace = {}
+        # Evaluated when the signature is made: NameError (3.14 and later),
+        # or when the function is defined (before).
+        exec("def late():\n    def h(a: Missing) -> int: pass\n    return h", namespace)
+        made = outcome(namespace["late"])
+        if made[0] == "ok":
+            check(made[1])
+            assert outcome(lambda: posonly.signature(made[1]))[1] is NameError
 
 
 @given(func=functions())
