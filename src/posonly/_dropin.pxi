@@ -6,7 +6,8 @@
 # own code.
 
 from posonly._dropin_common import (
-    DIALECT, POSONLY_KEYWORD_REFUSED, POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+    DIALECT, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
+    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
 )
 
 cdef extern from "_dropin.h":
@@ -45,6 +46,7 @@ cdef object _KEYWORDS = DIALECT.keywords
 cdef bint _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
 cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
 cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
+cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
 cdef str _RETURN = "return"
 cdef tuple _EMPTY_TUPLE = ()
 cdef object _INSPECT_ARGS = DIALECT.BoundArguments.args.fget
@@ -489,6 +491,9 @@ def function_signature(cls, func):
     if (attributes != NULL and PyDict_GET_SIZE(attributes)
             and not _SIGNATURE_ATTRIBUTES.isdisjoint(<object>attributes)):
         return None
+    for attribute in _FUNCTION_TYPE_ATTRIBUTES:  # none on CPython
+        if getattr(func, attribute, None):
+            return None
     if not _makes_plain_signatures(cls):
         return None
     code = <object>PyFunction_GET_CODE(<PyObject *>func)

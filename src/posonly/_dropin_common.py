@@ -112,3 +112,8 @@ SIGNATURE_ATTRIBUTES = frozenset(
      "__partialmethod__"]
 )
 FUNCTION_TYPE = types.FunctionType
+FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
+    sorted(name for name in SIGNATURE_ATTRIBUTES if name in vars(FUNCTION_TYPE))
+)
+"""Those of them every function has, from its type, to be read each time
+(PyPy 3.11's ``__text_signature__``; none on CPython)."""

@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ._dropin_common import (
     DIALECT,
     FUNCTION_TYPE,
+    FUNCTION_TYPE_SIGNATURE_ATTRIBUTES,
     POSONLY_KEYWORD_REFUSED,
     POSONLY_KEYWORD_REQUIRED_MISSING,
     SIGNATURE_ATTRIBUTES,
@@ -258,6 +259,9 @@ def function_signature(cls: type, func: Any) -> Any:
     """
     if type(func) is not FUNCTION_TYPE or not SIGNATURE_ATTRIBUTES.isdisjoint(func.__dict__):
         return None
+    for name in FUNCTION_TYPE_SIGNATURE_ATTRIBUTES:
+        if getattr(func, name, None):
+            return None
     if cls.__init__ is not _SIGNATURE_INIT or cls.__new__ is not _OBJECT_NEW:  # type: ignore[misc]
         return None
     if cls._parameter_cls is not _Parameter:  # type: ignore[attr-defined]
