@@ -197,6 +197,15 @@ cdef enum:
 
 # -- Signature._bind -------------------------------------------------------------
 
+cdef object _refusal(str message, bint suppress_context):
+    """The TypeError inspect raises with ``message`` (``from None`` where
+    ``suppress_context``), to be raised by the caller."""
+    error = TypeError(message)
+    if suppress_context:
+        error.__suppress_context__ = True
+    return error
+
+
 cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):
     if partial:
         return sig._bind(args, kwargs, partial=True)
@@ -205,7 +214,10 @@ cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):
 
 def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial):
     """``sig._bind(args, kwargs, partial=partial)``, as inspect's own
-    (``kwargs`` is consumed as ``_bind`` consumes it)."""
+    (``kwargs`` is consumed as ``_bind`` consumes it): the BoundArguments,
+    or the TypeError inspect raises, returned for the caller to raise.
+    (Raised here, it would cost four times a binding: an exception leaving
+    compiled code gets a traceback entry, code object and frame, per level.)"""
     if not _readable(sig):
         return _private_bind(sig, args, kwargs, partial)
     cdef PyObject *params = _parameters_dict(sig)
@@ -222,18 +234,22 @@ def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial)
     try:
         if _read_parameters(params, parameters, size) != size:
             return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
-        return _bound_arguments(sig, _bind_parameters(parameters, size, args, kwargs, partial))
+        arguments = _bind_parameters(parameters, size, args, kwargs, partial)
     finally:
         if parameters != stack:
             PyMem_Free(parameters)
+    if type(arguments) is not dict:
+        return arguments  # the TypeError
+    return _bound_arguments(sig, arguments)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef dict _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dict kwargs,
-                           bint partial):
-    """The arguments inspect's ``Signature._bind`` gives: its steps, with
-    the same checks in the same order; its iterators became indices."""
+cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dict kwargs,
+                             bint partial):
+    """The arguments inspect's ``Signature._bind`` gives (a dict), or the
+    TypeError it raises: its steps, with the same checks in the same order;
+    its iterators became indices."""
     cdef dict arguments = {}
     cdef Py_ssize_t nargs = PyTuple_GET_SIZE(<PyObject *>args)
     cdef Py_ssize_t i = 0, index = 0, start = -1
@@ -255,12 +271,11 @@ cdef dict _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dic
                 if param.kind == POSITIONAL_ONLY:
                     name = <object>param.name
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED:
-                        raise TypeError(
-                            f"{name!r} parameter is positional only, but was passed as a keyword"
-                        ) from None
+                        return _refusal(
+                            f"{name!r} parameter is positional only, but was passed as a keyword", True)
                     if (_POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING
                             and param.default == <PyObject *>_empty):
-                        raise TypeError(f"missing a required positional-only argument: {name!r}")
+                        return _refusal(f"missing a required positional-only argument: {name!r}", False)
                     if posonly_in_kwargs is None:
                         posonly_in_kwargs = []
                     posonly_in_kwargs.append(name)
@@ -273,23 +288,23 @@ cdef dict _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dic
             else:
                 name = <object>param.name
                 if _KWONLY_MISSING_MESSAGE and param.kind == KEYWORD_ONLY:
-                    raise TypeError(f"missing a required keyword-only argument: {name!r}") from None
-                raise TypeError(f"missing a required argument: {name!r}") from None
+                    return _refusal(f"missing a required keyword-only argument: {name!r}", True)
+                return _refusal(f"missing a required argument: {name!r}", True)
         else:
             # A positional argument to place.
             if index == count:
-                raise TypeError("too many positional arguments") from None
+                return _refusal("too many positional arguments", True)
             param = &parameters[index]
             index += 1
             if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
-                raise TypeError("too many positional arguments") from None
+                return _refusal("too many positional arguments", True)
             if param.kind == VAR_POSITIONAL:
                 extra = _tuple_from_array(tuple_items(<PyObject *>args, i), nargs - i)
                 PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
                 break
             if param.kind != POSITIONAL_ONLY and PyDict_Contains(<PyObject *>kwargs, param.name):
                 name = <object>param.name
-                raise TypeError(f"multiple values for argument {name!r}") from None
+                return _refusal(f"multiple values for argument {name!r}", True)
             PyDict_SetItem(<PyObject *>arguments, param.name, PyTuple_GET_ITEM(<PyObject *>args, i))
             i += 1
 
@@ -313,22 +328,21 @@ cdef dict _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dic
             PyDict_DelItem(<PyObject *>kwargs, param.name)
             if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED and param.kind == POSITIONAL_ONLY:
                 name = <object>param.name
-                raise TypeError(f"{name!r} parameter is positional only, but was passed as a keyword")
+                return _refusal(f"{name!r} parameter is positional only, but was passed as a keyword", False)
             PyDict_SetItem(<PyObject *>arguments, param.name, value)
         elif not partial and param.default == <PyObject *>_empty:
             name = <object>param.name
-            raise TypeError(f"missing a required argument: {name!r}") from None
+            return _refusal(f"missing a required argument: {name!r}", True)
 
     if PyDict_GET_SIZE(<PyObject *>kwargs):
         if kwargs_name != NULL:
             PyDict_SetItem(<PyObject *>arguments, kwargs_name, <PyObject *>kwargs)
         elif posonly_in_kwargs is not None:
-            raise TypeError(
+            return _refusal(
                 "got some positional-only arguments passed as keyword arguments: "
-                f"{', '.join(posonly_in_kwargs)!r}"
-            )
+                f"{', '.join(posonly_in_kwargs)!r}", False)
         else:
-            raise TypeError(f"got an unexpected keyword argument {next(iter(kwargs))!r}")
+            return _refusal(f"got an unexpected keyword argument {next(iter(kwargs))!r}", False)
     return arguments
 
 

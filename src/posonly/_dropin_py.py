@@ -55,8 +55,19 @@ _PLAIN_TYPES = frozenset([_Parameter])  # parameters whose slots are read
 
 
 
+def _refusal(message: str, suppress_context: bool) -> TypeError:
+    """The TypeError inspect raises with ``message`` (``from None`` where
+    ``suppress_context``), to be raised by the caller."""
+    error = TypeError(message)
+    if suppress_context:
+        error.__suppress_context__ = True
+    return error
+
+
 def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
-    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own."""
+    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
+    BoundArguments, or the TypeError inspect raises, returned for the caller
+    to raise (as the compiled twin returns it)."""
     cls = type(sig)
     # Signatures of a class with its own _bind or parameters bind its way.
     if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
@@ -88,11 +99,10 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
             elif name in kwargs:
                 if kind is _POSITIONAL_ONLY:
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED:
-                        raise TypeError(
-                            f"{name!r} parameter is positional only, but was passed as a keyword"
-                        ) from None
+                        return _refusal(
+                            f"{name!r} parameter is positional only, but was passed as a keyword", True)
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING and param._default is _empty:
-                        raise TypeError(f"missing a required positional-only argument: {name!r}")
+                        return _refusal(f"missing a required positional-only argument: {name!r}", False)
                     posonly_in_kwargs.append(name)
                     continue
                 start = index - 1
@@ -105,23 +115,23 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
                 break
             else:
                 argtype = " keyword-only" if _KWONLY_MISSING_MESSAGE and kind is _KEYWORD_ONLY else ""
-                raise TypeError(f"missing a required{argtype} argument: {name!r}") from None
+                return _refusal(f"missing a required{argtype} argument: {name!r}", True)
         else:
             # A positional argument to place.
             if index == count:
-                raise TypeError("too many positional arguments") from None
+                return _refusal("too many positional arguments", True)
             param = parameters[index]
             index += 1
             kind = param._kind
             if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
-                raise TypeError("too many positional arguments") from None
+                return _refusal("too many positional arguments", True)
             name = param._name
             if kind is _VAR_POSITIONAL:
                 # args is the caller's own new tuple, as inspect's would be.
                 arguments[name] = args[i:] if i else args
                 break
             if kind is not _POSITIONAL_ONLY and name in kwargs:
-                raise TypeError(f"multiple values for argument {name!r}") from None
+                return _refusal(f"multiple values for argument {name!r}", True)
             arguments[name] = args[i]
             i += 1
 
@@ -138,21 +148,20 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
         value = kwargs.pop(name, _NOT_GIVEN)
         if value is not _NOT_GIVEN:
             if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED and kind is _POSITIONAL_ONLY:
-                raise TypeError(f"{name!r} parameter is positional only, but was passed as a keyword")
+                return _refusal(f"{name!r} parameter is positional only, but was passed as a keyword", False)
             arguments[name] = value
         elif not partial and param._default is _empty:
-            raise TypeError(f"missing a required argument: {name!r}") from None
+            return _refusal(f"missing a required argument: {name!r}", True)
 
     if kwargs:
         if kwargs_name is not None:
             arguments[kwargs_name] = kwargs
         elif posonly_in_kwargs:
-            raise TypeError(
+            return _refusal(
                 "got some positional-only arguments passed as keyword arguments: "
-                f"{', '.join(posonly_in_kwargs)!r}"
-            )
+                f"{', '.join(posonly_in_kwargs)!r}", False)
         else:
-            raise TypeError(f"got an unexpected keyword argument {next(iter(kwargs))!r}")
+            return _refusal(f"got an unexpected keyword argument {next(iter(kwargs))!r}", False)
 
     bound_class = sig._bound_arguments_cls
     if bound_class is _BoundArguments:

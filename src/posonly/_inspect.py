@@ -65,11 +65,17 @@ def _like(function: Any, original: Any, qualname: str) -> Any:
 
 
 def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
-    return _core.bind_signature(self, args, kwargs, False)
+    bound = _core.bind_signature(self, args, kwargs, False)
+    if type(bound) is TypeError:  # the core returns inspect's error
+        raise bound
+    return bound
 
 
 def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
-    return _core.bind_signature(self, args, kwargs, True)
+    bound = _core.bind_signature(self, args, kwargs, True)
+    if type(bound) is TypeError:
+        raise bound
+    return bound
 
 
 def from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
