@@ -21,7 +21,7 @@ is handed to ``inspect``'s own code.
 from __future__ import annotations
 
 from types import MappingProxyType as _MappingProxy
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ._dropin_common import (
     DIALECT,
@@ -172,14 +172,14 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
     return bound_class(sig, arguments)
 
 
-def _parameters_of(bound: Any) -> Optional[Tuple[Any, ...]]:
+def _parameters_of(bound: Any) -> Optional[Iterable[Any]]:
     """The parameters of a plain BoundArguments' plain signature, or None."""
     if type(bound) is not _BoundArguments:
         return None
     sig = bound._signature
     if type(sig).parameters is not _PARAMETERS or type(bound.arguments) is not dict:
         return None
-    parameters = tuple(sig._parameters.values())
+    parameters = sig._parameters.values()
     if not _PLAIN_TYPES.issuperset(map(type, parameters)):
         return None
     return parameters
