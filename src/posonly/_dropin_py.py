@@ -182,7 +182,7 @@ def _parameters_of(bound: Any) -> Optional[Iterable[Any]]:
     parameters = sig._parameters.values()
     if not _PLAIN_TYPES.issuperset(map(type, parameters)):
         return None
-    return parameters
+    return parameters  # type: ignore[no-any-return]
 
 
 def bound_args(bound: Any) -> Tuple[Any, ...]:
