@@ -584,7 +584,7 @@ def inspect_code_watch():
 def test_inspect_own_binding_never_runs(impl, source, calls):
     """Every call, bound or refused, and every member of its BoundArguments,
     is answered by the drop-in: inspect's own code does not run (its
-    messages are the drop-in's own)."""
+    messages are the drop-in's own), but for the pure core's ``args``."""
     namespace = {}
     exec(source, namespace)
     func = namespace["f"]
@@ -607,7 +607,9 @@ def test_inspect_own_binding_never_runs(impl, source, calls):
                                 if make is inspect.signature:  # the patched members
                                     ba.args, ba.kwargs  # noqa: B018
                                     copy.apply_defaults()
-                assert ran == []
+                # The pure core's args is inspect's own getter, by choice.
+                own = {"args"} if _inspect._core.bound_args is INSPECT_ARGS else set()
+                assert [name for name in ran if name not in own] == []
                 sig0 = inspect.Signature.from_callable(func)
                 expected = [
                     outcome(lambda: eval(f"B(sig, {call[1:]}", {"sig": sig0, "B": bind}))

@@ -9,7 +9,8 @@ properties and makes its objects without re-validating them:
   (``kwargs`` is the caller's own new dict, consumed as ``_bind`` consumes
   it);
 - ``bound_args(ba)``, ``bound_kwargs(ba)``, ``apply_defaults(ba)``: the
-  ``BoundArguments`` members of those names;
+  ``BoundArguments`` members of those names (``bound_args`` is inspect's
+  own getter: see there);
 - ``function_signature(cls, func)``: ``cls.from_callable(func)`` for a plain
   Python function, or ``None`` where ``inspect`` must answer.
 
@@ -185,25 +186,11 @@ def _parameters_of(bound: Any) -> Optional[Iterable[Any]]:
     return parameters  # type: ignore[no-any-return]
 
 
-def bound_args(bound: Any) -> Tuple[Any, ...]:
-    """``BoundArguments.args``."""
-    parameters = _parameters_of(bound)
-    if parameters is None:
-        return _INSPECT_ARGS(bound)  # type: ignore[no-any-return]
-    arguments = bound.arguments
-    args: List[Any] = []
-    for param in parameters:
-        kind = param._kind
-        if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
-            break
-        name = param._name
-        if name not in arguments:
-            break
-        if kind is _VAR_POSITIONAL:
-            args.extend(arguments[name])
-        else:
-            args.append(arguments[name])
-    return tuple(args)
+# ``BoundArguments.args``: inspect's own.  Its loop stops at the first
+# parameter not given, and in pure Python the checks that reading the slots
+# directly needs cost more than they save (3.11: 1.31 -> 1.60 us, 3.14:
+# 0.84 -> 0.86 us for a seven-parameter signature).
+bound_args = _INSPECT_ARGS
 
 
 def bound_kwargs(bound: Any) -> Dict[str, Any]:
