@@ -31,6 +31,10 @@ from posonly import _inspect
 # Captured before any test patches inspect: the oracle.
 INSPECT_BIND = inspect.Signature.bind
 INSPECT_BIND_PARTIAL = inspect.Signature.bind_partial
+INSPECT_ARGS = inspect.BoundArguments.args.fget
+INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
+INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
+INSPECT_FROM_CALLABLE = inspect.Signature.__dict__["from_callable"]
 
 NAMES = ["a", "b", "c", "d", "e", "g", "name", "kw", "args", "self", "x1"]
 EXTRA_KEYWORDS = ["zz", "nam", "kwargs"]
@@ -44,13 +48,24 @@ compared_calls = 0
 
 @contextlib.contextmanager
 def binder_class(impl):
-    """Plans built inside use ``impl``'s binder (signatures made inside)."""
-    saved = _inspect.Binder
-    _inspect.Binder = impl.Binder
+    """The drop-in's core inside is ``impl``'s: the compiled module or the
+    pure twin (a patch made inside installs that core's members)."""
+    saved = _inspect._core
+    _inspect._core = dropin_core(impl)
     try:
         yield
     finally:
-        _inspect.Binder = saved
+        _inspect._core = saved
+
+
+def dropin_core(impl):
+    if impl.name == "cython":
+        from posonly import _bind
+
+        return _bind
+    from posonly import _dropin_py
+
+    return _dropin_py
 
 
 @contextlib.contextmanager
@@ -142,23 +157,41 @@ def assert_same_arguments(got, expected):
             assert mine is value, name
 
 
-def assert_same_outcome(got, expected):
-    if expected[0] == "error":
-        assert got == expected
-        return
-    assert got[0] == "ok", f"expected {expected[1]}, got {got}"
-    mine, theirs = got[1], expected[1]
+def assert_same_bound(mine, theirs):
+    """``BoundArguments`` equal to inspect's, and their ``args``, ``kwargs``
+    and ``apply_defaults()`` as inspect's own members give them for the same
+    object (whatever the class has now: the drop-in's core and inspect's
+    originals are both called directly)."""
+    core = _inspect._core
     assert type(mine) is inspect.BoundArguments
     assert type(mine.arguments) is type(theirs.arguments)
     assert_same_arguments(mine.arguments, theirs.arguments)
     assert mine == theirs and theirs == mine
     assert not (mine != theirs)
-    assert mine.args == theirs.args and mine.kwargs == theirs.kwargs
     assert mine.signature is not None and mine.signature == theirs.signature
-    mine.apply_defaults()
-    theirs.apply_defaults()
-    assert list(mine.arguments) == list(theirs.arguments)
-    assert mine == theirs and mine.args == theirs.args and mine.kwargs == theirs.kwargs
+    for _ in range(2):  # before and after apply_defaults()
+        args, expected_args = core.bound_args(mine), INSPECT_ARGS(mine)
+        assert type(args) is tuple and len(args) == len(expected_args)
+        assert all(x is y for x, y in zip(args, expected_args))
+        kwargs, expected_kwargs = core.bound_kwargs(mine), INSPECT_KWARGS(mine)
+        assert type(kwargs) is dict
+        assert_same_arguments(kwargs, expected_kwargs)
+        assert mine.args == INSPECT_ARGS(theirs) and mine.kwargs == INSPECT_KWARGS(theirs)
+        expected = inspect.BoundArguments(mine.signature, dict(mine.arguments))
+        INSPECT_APPLY_DEFAULTS(expected)
+        core.apply_defaults(mine)
+        assert type(mine.arguments) is dict
+        assert_same_arguments(mine.arguments, expected.arguments)
+        INSPECT_APPLY_DEFAULTS(theirs)
+        assert mine == theirs
+
+
+def assert_same_outcome(got, expected):
+    if expected[0] == "error":
+        assert got == expected
+        return
+    assert got[0] == "ok", f"expected {expected[1]}, got {got}"
+    assert_same_bound(got[1], expected[1])
 
 
 def compare_call(sig, posonly_sig, args, kwargs):
@@ -201,7 +234,7 @@ def test_patched_inspect_binds_as_inspect_does(impl, func, seed):
             args, kwargs = generate_call(rng, sig)
             # sig.bind is the patched method, INSPECT_BIND the original.
             compared_calls += compare_call(sig, sig, args, kwargs)
-        assert _inspect._cache  # the patch was really used
+        assert inspect.Signature.bind is _inspect.bind  # the patch was really used
 
 
 def test_drop_in_compared_calls():
@@ -433,6 +466,7 @@ def test_importing_posonly_patches_nothing():
 
 def test_patch_and_unpatch_round_trip_exactly():
     original = dict(vars(inspect.Signature))
+    original_bound = dict(vars(inspect.BoundArguments))
     posonly.patch_inspect()
     try:
         assert inspect.Signature.bind is not INSPECT_BIND
@@ -446,7 +480,7 @@ def test_patch_and_unpatch_round_trip_exactly():
     assert inspect.Signature.bind is INSPECT_BIND
     assert inspect.Signature.bind_partial is INSPECT_BIND_PARTIAL
     assert dict(vars(inspect.Signature)) == original
-    assert not _inspect._cache
+    assert dict(vars(inspect.BoundArguments)) == original_bound
     posonly.unpatch_inspect()  # when not patched: harmless
     assert inspect.Signature.bind is INSPECT_BIND
 
@@ -459,38 +493,9 @@ def test_patch_checks_maxsize():
     assert inspect.Signature.bind is INSPECT_BIND
 
 
-def make_distinct_signatures(count):
-    P = inspect.Parameter
-    return [
-        inspect.Signature([P(f"p{i}", P.POSITIONAL_OR_KEYWORD), P("q", P.KEYWORD_ONLY, default=i)])
-        for i in range(count)
-    ]
-
-
-def test_patch_cache_is_bounded_and_least_recently_used():
-    signatures = make_distinct_signatures(60)
-    with patched(maxsize=16):
-        first = signatures[0]
-        for i, sig in enumerate(signatures):
-            assert sig.bind(i, q=1).arguments == {f"p{i}": i, "q": 1}
-            assert len(_inspect._cache) <= 16
-            first.bind_partial()  # keeps the first one recently used
-        assert len(_inspect._cache) == 16
-        held = [entry[0] for entry in _inspect._cache.values()]
-        assert first in held and signatures[-1] in held and signatures[1] not in held
-    with patched(maxsize=0):
-        for sig in signatures[:5]:
-            assert sig.bind(1).arguments == {sig_name(sig): 1}
-        assert len(_inspect._cache) == 0
-
-
-def sig_name(sig):
-    return next(iter(sig.parameters))
-
-
 def test_patched_signature_made_per_call_binds_right():
     """``inspect.signature(f).bind(...)`` makes a new signature every time:
-    entries of dead signatures must never answer for new ones."""
+    nothing of a dead signature may answer for a new one."""
     with patched(maxsize=4):
         for i in range(200):
             namespace = {}
@@ -540,37 +545,76 @@ def test_references_stay_flat(impl):
     assert after == before
 
 
+@contextlib.contextmanager
+def inspect_code_watch():
+    """The names of inspect's own binding functions that ran inside."""
+    watched = {
+        INSPECT_BIND.__code__: "bind",
+        inspect.Signature._bind.__code__: "_bind",
+        INSPECT_ARGS.__code__: "args",
+        INSPECT_KWARGS.__code__: "kwargs",
+        INSPECT_APPLY_DEFAULTS.__code__: "apply_defaults",
+    }
+    ran = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in watched:
+            ran.append(watched[frame.f_code])
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield ran
+    finally:
+        sys.setprofile(previous)
+
+
 @pytest.mark.parametrize(
     "source, calls",
     [
-        ("def f(a, /): pass", ["(1)"]),
-        ("def f(a, b, c=3, *args): pass", ["(1, 2)", "(1, 2, 3)", "(1, 2, 3, 4, 5)", "(1, b=2)"]),
-        ("def f(a, b, /, c, d=4, *, e, g=7): pass", ["(1, 2, 3, e=5)", "(1, 2, c=3, d=4, e=5)"]),
+        ("def f(a, /): pass", ["(1)", "()", "(1, 2)", "(a=1)"]),
+        ("def f(a, b, c=3, *args): pass", ["(1, 2)", "(1, 2, 3, 4, 5)", "(1, b=2)", "(1, a=2)"]),
+        ("def f(a, b, /, c, d=4, *, e, g=7): pass", ["(1, 2, 3, e=5)", "(1, 2, c=3)", "(1, 2, 3, 4, 5)"]),
         ("def f(*args, **kwargs): pass", ["()", "(1, 2, x=3)"]),
-        ("def f(name, /, **kw): pass", ["(1, name=2)"]),
-        ("def f(" + ", ".join(f"p{i}=0" for i in range(20)) + "): pass", ["(1, 2, 3)", "(p19=1)"]),
+        ("def f(name, /, **kw): pass", ["(1, name=2)", "(name=2)"]),
+        ("def f(a=1, b=2, /): pass", ["(b=5)", "()"]),
+        ("def f(" + ", ".join(f"p{i}=0" for i in range(20)) + "): pass", ["(1, 2, 3)", "(p19=1)", "(zz=1)"]),
     ],
 )
-def test_calls_inspect_accepts_never_reach_inspect(impl, monkeypatch, source, calls):
-    """The fast path answers every call it can: inspect's own binding is not
-    called for them (it still is for the calls it refuses)."""
+def test_inspect_own_binding_never_runs(impl, source, calls):
+    """Every call, bound or refused, and every member of its BoundArguments,
+    is answered by the drop-in: inspect's own code does not run (its
+    messages are the drop-in's own), but for the pure core's ``args``."""
     namespace = {}
     exec(source, namespace)
+    func = namespace["f"]
     with binder_class(impl):
-        sig = posonly.signature(namespace["f"])
-        sig.bind_partial()  # the plan is made with inspect's _bind in place
-    reached = []
-    original = inspect.Signature._bind
-
-    def counting_bind(self, args, kwargs, *, partial=False):
-        reached.append(args)
-        return original(self, args, kwargs, partial=partial)
-
-    monkeypatch.setattr(posonly.Signature, "_bind", counting_bind, raising=False)
-    for call in calls:
-        expected = eval(f"INSPECT_BIND(inspect.signature(f), {call[1:]}", dict(namespace, INSPECT_BIND=INSPECT_BIND, inspect=inspect))
-        assert eval(f"sig.bind{call}", {"sig": sig}) == expected
-        assert eval(f"sig.bind_partial{call}", {"sig": sig}) == expected
-    assert reached == []
-    refused = outcome(lambda: sig.bind(*range(25), zz=1))
-    assert len(reached) == (1 if refused[0] == "error" else 0)
+        for make in (posonly.signature, inspect.signature):
+            with patched() if make is inspect.signature else contextlib.nullcontext():
+                sig = make(func)
+                with inspect_code_watch() as ran:
+                    results = []
+                    for call in calls:
+                        for method in ("bind", "bind_partial"):
+                            got = outcome(lambda: eval(f"sig.{method}{call}", {"sig": sig}))
+                            results.append(got)
+                            if got[0] == "ok":
+                                ba = got[1]
+                                core = _inspect._core
+                                core.bound_args(ba), core.bound_kwargs(ba)
+                                copy = inspect.BoundArguments(ba.signature, dict(ba.arguments))
+                                core.apply_defaults(copy)
+                                if make is inspect.signature:  # the patched members
+                                    ba.args, ba.kwargs  # noqa: B018
+                                    copy.apply_defaults()
+                # The pure core's args is inspect's own getter, by choice.
+                own = {"args"} if _inspect._core.bound_args is INSPECT_ARGS else set()
+                assert [name for name in ran if name not in own] == []
+                sig0 = inspect.Signature.from_callable(func)
+                expected = [
+                    outcome(lambda: eval(f"B(sig, {call[1:]}", {"sig": sig0, "B": bind}))
+                    for call in calls
+                    for bind in (INSPECT_BIND, INSPECT_BIND_PARTIAL)
+                ]
+                for got, want in zip(results, expected):
+                    assert_same_outcome(got, want)

@@ -7,8 +7,9 @@ C calls):
 - ``_binder.h``: the C hot path of a binder and the type patches Cython
   cannot express;
 - ``_binder.pxi``: the ``Binder`` type, its general path and entry points;
-- ``_dropin.pxi``: the drop-in for ``inspect`` (``InspectPlan``,
-  ``SignatureMethod``, the patch's cache);
+- ``_dropin.pxi`` and ``_dropin.h``: the drop-in for ``inspect``, the
+  twin of ``_dropin_py`` (``bind_signature``, ``bound_args``,
+  ``bound_kwargs``, ``apply_defaults``, ``function_signature``);
 - ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
   type in Cython, its calls in C).
 
@@ -118,8 +119,8 @@ cdef extern from "Python.h":
     bint PyObject_TypeCheck(object o, PyTypeObject *tp)
 
 __all__ = [
-    "Binder", "InspectPlan", "SignatureMethod", "Wrapper", "set_patch_cache",
-    "set_signature_class", "wrap",
+    "Binder", "Wrapper", "apply_defaults", "bind_signature", "bound_args", "bound_kwargs",
+    "function_signature", "wrap",
 ]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method

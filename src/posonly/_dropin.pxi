@@ -1,299 +1,582 @@
-# The drop-in for inspect: Signature.bind in C (included by _bind.pyx).
+# The drop-in for inspect, compiled (included by _bind.pyx): the twin of
+# _dropin_py, function for function.  Each function does what one piece of
+# inspect does, step for step in the same order, reading the parameters'
+# slots in C; whatever it cannot read as inspect would (a Signature subclass
+# overriding _bind or parameters, a Parameter subclass) goes to inspect's
+# own code.
 
-cdef object _BoundArguments = _inspect_module.BoundArguments
-# BoundArguments is built directly, its two slots written by offset: calling
-# the class (a Python __init__) would cost more than the whole binding.
-cdef Py_ssize_t _ARGUMENTS_OFFSET = posonly_slot_offset(_BoundArguments.__dict__["arguments"])
-cdef Py_ssize_t _SIGNATURE_OFFSET = posonly_slot_offset(_BoundArguments.__dict__["_signature"])
+from posonly._dropin_common import (
+    DIALECT, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
+    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+)
+
+cdef extern from "_dropin.h":
+    PyObject *posonly_proxy_mapping(PyObject *proxy)
+    PyObject *posonly_code_names(PyObject *code)
+    int posonly_code_argcount(PyObject *code)
+    int posonly_code_posonlyargcount(PyObject *code)
+    int posonly_code_kwonlyargcount(PyObject *code)
+    int posonly_code_flags(PyObject *code)
+    PyObject *posonly_function_dict(PyObject *func)
+
+cdef extern from "Python.h":
+    PyTypeObject PyFunction_Type
+    PyObject *PyFunction_GET_CODE(PyObject *func)
+    PyObject *PyFunction_GET_DEFAULTS(PyObject *func)
+    PyObject *PyFunction_GET_KW_DEFAULTS(PyObject *func)
+    PyObject *PyDict_GetItemWithError(PyObject *d, PyObject *key) except? NULL
+    int PyUnicode_IsIdentifier(PyObject *s) except -1
+    object PyDictProxy_New(object mapping)
+    int PySet_Contains(PyObject *s, PyObject *key) except -1
+    int PyObject_SetItem(PyObject *o, PyObject *key, PyObject *v) except -1
+    int PyList_Append(PyObject *l, PyObject *item) except -1
+    object PyList_AsTuple(object l)
+    bint PyDict_Check(PyObject *o)
+
+cdef object _Parameter = DIALECT.Parameter
+cdef object _BoundArguments = DIALECT.BoundArguments
+cdef object _empty = DIALECT.empty
+cdef object _PRIVATE_BIND = DIALECT.private_bind
+cdef object _PARAMETERS = DIALECT.parameters_property
+cdef object _SIGNATURE_INIT = DIALECT.signature_init
+cdef object _OBJECT_NEW = object.__new__
+cdef object _PARAMETERS_DICT = DIALECT.parameters_dict
+cdef bint _PARAMETERS_EXACT_DICT = DIALECT.parameters_dict is dict
+cdef object _KEYWORDS = DIALECT.keywords
+cdef bint _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
+cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
+cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
+cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
+cdef str _RETURN = "return"
+cdef tuple _EMPTY_TUPLE = ()
+cdef object _INSPECT_ARGS = DIALECT.BoundArguments.args.fget
+cdef object _INSPECT_KWARGS = DIALECT.BoundArguments.kwargs.fget
+cdef object _INSPECT_APPLY_DEFAULTS = DIALECT.BoundArguments.apply_defaults
+
+# The kinds, as the values of Parameter._kind: compared by identity.
+cdef enum:
+    POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD
+cdef PyObject *_KINDS[5]
+for _i in range(5):
+    _KINDS[_i] = <PyObject *>DIALECT.kinds[_i]  # kept alive by DIALECT
+
+# The slots read and written directly, by offset: their member descriptors
+# (or properties) would cost more than the binding itself.
+cdef Py_ssize_t _PARAM_NAME = posonly_slot_offset(_Parameter.__dict__["_name"])
+cdef Py_ssize_t _PARAM_KIND = posonly_slot_offset(_Parameter.__dict__["_kind"])
+cdef Py_ssize_t _PARAM_DEFAULT = posonly_slot_offset(_Parameter.__dict__["_default"])
+cdef Py_ssize_t _PARAM_ANNOTATION = posonly_slot_offset(_Parameter.__dict__["_annotation"])
+cdef Py_ssize_t _SIG_PARAMETERS = posonly_slot_offset(DIALECT.Signature.__dict__["_parameters"])
+cdef Py_ssize_t _SIG_RETURN = posonly_slot_offset(DIALECT.Signature.__dict__["_return_annotation"])
+cdef Py_ssize_t _BOUND_ARGUMENTS = posonly_slot_offset(_BoundArguments.__dict__["arguments"])
+cdef Py_ssize_t _BOUND_SIGNATURE = posonly_slot_offset(_BoundArguments.__dict__["_signature"])
+cdef bint _SLOTS_KNOWN = (_PARAM_NAME > 0 and _PARAM_KIND > 0 and _PARAM_DEFAULT > 0
+                          and _PARAM_ANNOTATION > 0 and _SIG_PARAMETERS > 0 and _SIG_RETURN > 0
+                          and _BOUND_ARGUMENTS > 0 and _BOUND_SIGNATURE > 0)
+
+cdef inline PyObject *_slot(PyObject *o, Py_ssize_t offset) noexcept:
+    return (<PyObject **>(<char *>o + offset))[0]
 
 
-# The last signature class seen to bind into plain BoundArguments, and its
-# type version tag: any change to the class (or its bases) changes the tag.
-cdef PyTypeObject *_plain_class = NULL
-cdef unsigned int _plain_class_version = 0
+cdef inline void _set_slot(PyObject *o, Py_ssize_t offset, PyObject *value) noexcept:
+    # Only into a new object's empty slot.
+    Py_INCREF(value)
+    (<PyObject **>(<char *>o + offset))[0] = value
 
 
-cdef object _new_bound_arguments(object sig, object arguments):
-    global _plain_class, _plain_class_version
-    cdef PyObject *bound
-    cdef PyTypeObject *tp = Py_TYPE(sig)
-    if not (tp == _plain_class and (<PyTypeObject_version *>tp).tp_version_tag == _plain_class_version
-            and _plain_class_version != 0):
-        cls = sig._bound_arguments_cls
-        if cls is not _BoundArguments or _ARGUMENTS_OFFSET <= 0 or _SIGNATURE_OFFSET <= 0:
-            return cls(sig, arguments)
-        # The lookup above gave the type a valid version tag.
-        _plain_class = tp
-        _plain_class_version = (<PyTypeObject_version *>tp).tp_version_tag
-    cls = _BoundArguments
-    bound = (<PyTypeObject_alloc *>cls).tp_alloc(<PyTypeObject *>cls, 0)
-    if bound == NULL:
+cdef object _new_instance(object cls):
+    """A new, empty instance of a class whose slots the caller fills."""
+    cdef PyObject *made = (<PyTypeObject_alloc *>cls).tp_alloc(<PyTypeObject *>cls, 0)
+    if made == NULL:
         raise MemoryError()
-    result = <object>bound  # takes its own reference
-    Py_DECREF(bound)
-    Py_INCREF(<PyObject *>arguments)
-    (<PyObject **>(<char *>bound + _ARGUMENTS_OFFSET))[0] = <PyObject *>arguments
-    Py_INCREF(<PyObject *>sig)
-    (<PyObject **>(<char *>bound + _SIGNATURE_OFFSET))[0] = <PyObject *>sig
-    return result
+    return posonly_steal(made)
 
 
-@cython.final
-cdef class InspectPlan:
-    """How the calls of one shape of signature become inspect's BoundArguments.
+# -- which classes are read directly ---------------------------------------------
+#
+# The last class found plain, with its type version tag: any change to the
+# class or its bases changes the tag, so a hit needs no attribute lookups.
 
-    ``binder`` binds the shape with every default replaced by ``MISSING``, so
-    that what was not given shows; ``names`` are the parameters in signature
-    order, ``slots`` where each sits in the binder's result, ``variadic`` which
-    of them are ``*args``/``**kwargs`` (kept only when not empty), and
-    ``guarded`` the positional-only names a keyword may repeat when there is a
-    ``**kwargs`` (PEP 570's corner, where inspect has answers of its own).
-    ``bound_arguments`` returns ``None`` wherever inspect must answer.
-    """
-
-    cdef Binder binder
-    cdef tuple names
-    cdef tuple guarded
-    cdef Py_ssize_t *slots
-    cdef char *variadic
-
-    def __cinit__(self, Binder binder, tuple names, slots, variadic, tuple guarded):
-        cdef Py_ssize_t i, n = len(names)
-        if len(slots) != n or len(variadic) != n:
-            raise ValueError("names, slots and variadic must have the same length")
-        for slot in slots:
-            if not 0 <= slot < len(binder.layout.names):
-                raise ValueError(f"slot {slot} is outside the binder's result")
-        self.binder = binder
-        self.names = names
-        self.guarded = guarded
-        self.slots = _slot_array(slots)
-        self.variadic = <char *>PyMem_Malloc(n or 1)
-        if self.variadic == NULL:
-            raise MemoryError()
-        for i in range(n):
-            self.variadic[i] = bool(variadic[i])
-
-    def __dealloc__(self):
-        PyMem_Free(self.slots)
-        PyMem_Free(self.variadic)
-
-    def bind(self, sig, args, kwargs):
-        """``sig.bind(*args, **kwargs)``: a BoundArguments, or inspect's error."""
-        return _bind_with_plan(self, sig, args, kwargs, False)
-
-    def bind_partial(self, sig, args, kwargs):
-        """``sig.bind_partial(*args, **kwargs)``."""
-        return _bind_with_plan(self, sig, args, kwargs, True)
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    cdef object bound_arguments(self, sig, PyObject **args, Py_ssize_t nargs,
-                                PyObject *kwnames, PyObject *kwdict, bint partial):
-        """The BoundArguments of a call given as ``bind()`` of the binder
-        takes it (keywords as ``kwnames`` or as ``kwdict``, NULL for none),
-        or None where inspect must answer."""
-        cdef Py_ssize_t i, k
-        cdef PyObject *value
-        cdef PyObject *name
-        cdef Binder binder = self.binder
-        cdef dict arguments = {}
-        if (kwnames == NULL and kwdict == NULL
-                and binder._c.plain_min <= nargs <= binder.max_positional):
-            # Positionals only, every parameter not given optional: inspect's
-            # arguments are the positionals by name, and *args if it got any.
-            # (Names are in signature order: the positional ones, then *args.)
-            for i in range(nargs if nargs < binder._c.argcount else binder._c.argcount):
-                PyDict_SetItem(<PyObject *>arguments, PyTuple_GET_ITEM(<PyObject *>self.names, i), args[i])
-            if nargs > binder._c.argcount:
-                extra = _tuple_from_array(args + binder._c.argcount, nargs - binder._c.argcount)
-                PyDict_SetItem(<PyObject *>arguments,
-                               PyTuple_GET_ITEM(<PyObject *>self.names, binder._c.argcount),
-                               <PyObject *>extra)
-            return _new_bound_arguments(sig, arguments)
-        if kwnames != NULL or kwdict != NULL:
-            for i in range(nargs, PyTuple_GET_SIZE(<PyObject *>self.guarded)):
-                name = PyTuple_GET_ITEM(<PyObject *>self.guarded, i)
-                if kwdict != NULL:
-                    if PyDict_Contains(kwdict, name):
-                        return None
-                else:
-                    for k in range(PyTuple_GET_SIZE(kwnames)):
-                        if PyObject_RichCompareBool(PyTuple_GET_ITEM(kwnames, k), name, Py_EQ):
-                            return None
-        try:
-            values = self.binder._entry(args, nargs, kwnames, kwdict, partial, False)
-        except Exception:
-            return None  # inspect's own _bind raises inspect's own error
-        for i in range(PyTuple_GET_SIZE(<PyObject *>self.names)):
-            value = PyTuple_GET_ITEM(<PyObject *>values, self.slots[i])
-            if self.variadic[i]:
-                if (PyTuple_GET_SIZE(value) if PyTuple_CheckExact(value)
-                        else PyDict_GET_SIZE(value)) == 0:
-                    continue
-            elif value == _MISSING:
-                continue
-            PyDict_SetItem(<PyObject *>arguments, PyTuple_GET_ITEM(<PyObject *>self.names, i), value)
-        return _new_bound_arguments(sig, arguments)
+cdef PyTypeObject *_plain_signature = NULL
+cdef unsigned int _plain_signature_version = 0
+cdef PyTypeObject *_plain_bound_signature = NULL
+cdef unsigned int _plain_bound_signature_version = 0
 
 
-cdef object _bind_with_plan(plan, sig, args, kwargs, bint partial):
-    """``sig.bind(*args, **kwargs)`` (or ``bind_partial``) through ``plan``:
-    an InspectPlan, a plan of the pure binder's, or None for inspect's own."""
-    if type(plan) is InspectPlan:
-        if type(args) is tuple and type(kwargs) is dict:
-            bound = (<InspectPlan>plan).bound_arguments(
-                sig, tuple_items(<PyObject *>args, 0), PyTuple_GET_SIZE(<PyObject *>args),
-                NULL, <PyObject *>kwargs if kwargs else NULL, partial)
-            if bound is not None:
-                return bound
-    elif plan is not None:
-        return (plan.bind_partial if partial else plan.bind)(sig, args, kwargs)
+cdef inline bint _known(PyTypeObject *tp, PyTypeObject *known, unsigned int version) noexcept:
+    return tp == known and version != 0 and (<PyTypeObject_version *>tp).tp_version_tag == version
+
+
+cdef bint _readable(object sig) except -1:
+    """Whether ``sig`` binds as inspect.Signature's do: its class keeps
+    inspect's ``_bind`` and ``parameters``."""
+    global _plain_signature, _plain_signature_version
+    cdef PyTypeObject *tp = Py_TYPE(sig)
+    if _known(tp, _plain_signature, _plain_signature_version):
+        return True
+    cls = type(sig)
+    if not _SLOTS_KNOWN or cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
+        return False
+    # The lookups above gave the type a valid version tag.
+    _plain_signature = tp
+    _plain_signature_version = (<PyTypeObject_version *>tp).tp_version_tag
+    return True
+
+
+cdef object _bound_arguments(object sig, dict arguments):
+    """``sig._bound_arguments_cls(sig, arguments)``; inspect's own class is
+    made directly, its two slots written."""
+    global _plain_bound_signature, _plain_bound_signature_version
+    cdef PyTypeObject *tp = Py_TYPE(sig)
+    if not _known(tp, _plain_bound_signature, _plain_bound_signature_version):
+        cls = sig._bound_arguments_cls
+        if cls is not _BoundArguments or not _SLOTS_KNOWN:
+            return cls(sig, arguments)
+        _plain_bound_signature = tp
+        _plain_bound_signature_version = (<PyTypeObject_version *>tp).tp_version_tag
+    bound = _new_instance(_BoundArguments)
+    _set_slot(<PyObject *>bound, _BOUND_ARGUMENTS, <PyObject *>arguments)
+    _set_slot(<PyObject *>bound, _BOUND_SIGNATURE, <PyObject *>sig)
+    return bound
+
+
+# -- reading parameters ----------------------------------------------------------
+
+ctypedef struct _param:
+    PyObject *name
+    PyObject *default
+    int kind
+
+
+cdef PyObject *_parameters_dict(object sig) noexcept:
+    """The dict behind a readable signature's ``parameters`` (borrowed), or
+    NULL where it is not one."""
+    cdef PyObject *proxy = _slot(<PyObject *>sig, _SIG_PARAMETERS)
+    if proxy == NULL:
+        return NULL
+    cdef PyObject *mapping = posonly_proxy_mapping(proxy)
+    if mapping == NULL or not PyDict_Check(mapping):
+        return NULL
+    return mapping
+
+
+cdef bint _read_parameter(PyObject *param, _param *out) noexcept:
+    """One parameter's name, default and kind, if it is a plain Parameter."""
+    cdef PyObject *kind
+    cdef int k
+    if Py_TYPE(<object>param) != <PyTypeObject *>_Parameter:
+        return False
+    out.name = _slot(param, _PARAM_NAME)
+    out.default = _slot(param, _PARAM_DEFAULT)
+    kind = _slot(param, _PARAM_KIND)
+    if out.name == NULL or out.default == NULL or kind == NULL:
+        return False
+    for k in range(5):
+        if kind == _KINDS[k]:
+            out.kind = k
+            return True
+    return False
+
+
+cdef Py_ssize_t _read_parameters(PyObject *params, _param *out, Py_ssize_t size) noexcept:
+    """Fill ``out`` from an (ordered) dict of parameters, in its order; the
+    count, or -1 if any is not a plain Parameter."""
+    cdef Py_ssize_t pos = 0, i = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    while PyDict_Next(params, &pos, &key, &value):
+        if i >= size or not _read_parameter(value, &out[i]):
+            return -1
+        i += 1
+    return i
+
+
+cdef enum:
+    _ON_STACK = 16  # parameters read into a stack array; more are allocated
+
+
+# -- Signature._bind -------------------------------------------------------------
+
+cdef object _refusal(str message, bint suppress_context):
+    """The TypeError inspect raises with ``message`` (``from None`` where
+    ``suppress_context``), to be raised by the caller."""
+    error = TypeError(message)
+    if suppress_context:
+        error.__suppress_context__ = True
+    return error
+
+
+cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):
     if partial:
         return sig._bind(args, kwargs, partial=True)
     return sig._bind(args, kwargs)
 
 
-# The patch's least-recently-used cache: id(signature) -> (signature, plan),
-# most recently used last; misses go to a function of the drop-in's.
-cdef dict _patch_cache = {}
-cdef object _patch_miss = None
-# The cache's most recent entry, (signature, plan), or None: a call on the
-# same signature again needs no lookup and no reordering.
-cdef object _patch_recent = None
+def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial):
+    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own
+    (``kwargs`` is consumed as ``_bind`` consumes it): the BoundArguments,
+    or the TypeError inspect raises, returned for the caller to raise.
+    (Raised here, it would cost four times a binding: an exception leaving
+    compiled code gets a traceback entry, code object and frame, per level.)"""
+    if not _readable(sig):
+        return _private_bind(sig, args, kwargs, partial)
+    cdef PyObject *params = _parameters_dict(sig)
+    if params == NULL:
+        return _private_bind(sig, args, kwargs, partial)
+    cdef _param stack[_ON_STACK]
+    cdef _param *parameters = stack
+    cdef Py_ssize_t size = PyDict_GET_SIZE(params)
+    if size > _ON_STACK:
+        parameters = <_param *>PyMem_Malloc(size * sizeof(_param))
+        if parameters == NULL:
+            raise MemoryError()
+    held = <object>params  # the parameters stay alive while their pointers are used
+    try:
+        if _read_parameters(params, parameters, size) != size:
+            return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
+        arguments = _bind_parameters(parameters, size, args, kwargs, partial)
+    finally:
+        if parameters != stack:
+            PyMem_Free(parameters)
+    if type(arguments) is not dict:
+        return arguments  # the TypeError
+    return _bound_arguments(sig, arguments)
 
 
-def set_patch_cache(dict cache, miss):
-    """Share the patch's cache with the drop-in, and its function for misses.
-    Called again whenever the drop-in empties the cache."""
-    global _patch_cache, _patch_miss, _patch_recent
-    _patch_cache = cache
-    _patch_miss = miss
-    _patch_recent = None
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, dict kwargs,
+                             bint partial):
+    """The arguments inspect's ``Signature._bind`` gives (a dict), or the
+    TypeError it raises: its steps, with the same checks in the same order;
+    its iterators became indices."""
+    cdef dict arguments = {}
+    cdef Py_ssize_t nargs = PyTuple_GET_SIZE(<PyObject *>args)
+    cdef Py_ssize_t i = 0, index = 0, start = -1
+    cdef _param *param
+    cdef PyObject *value
+    cdef PyObject *kwargs_name = NULL
+    cdef object posonly_in_kwargs = None
+    cdef object name
+    while True:
+        if i == nargs:
+            # No more positional arguments.
+            if index == count:
+                break
+            param = &parameters[index]
+            index += 1
+            if param.kind == VAR_POSITIONAL:
+                break
+            elif PyDict_Contains(<PyObject *>kwargs, param.name):
+                if param.kind == POSITIONAL_ONLY:
+                    name = <object>param.name
+                    if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED:
+                        return _refusal(
+                            f"{name!r} parameter is positional only, but was passed as a keyword", True)
+                    if (_POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING
+                            and param.default == <PyObject *>_empty):
+                        return _refusal(f"missing a required positional-only argument: {name!r}", False)
+                    if posonly_in_kwargs is None:
+                        posonly_in_kwargs = []
+                    posonly_in_kwargs.append(name)
+                    continue
+                start = index - 1
+                break
+            elif param.kind == VAR_KEYWORD or param.default != <PyObject *>_empty or partial:
+                start = index - 1
+                break
+            else:
+                name = <object>param.name
+                if _KWONLY_MISSING_MESSAGE and param.kind == KEYWORD_ONLY:
+                    return _refusal(f"missing a required keyword-only argument: {name!r}", True)
+                return _refusal(f"missing a required argument: {name!r}", True)
+        else:
+            # A positional argument to place.
+            if index == count:
+                return _refusal("too many positional arguments", True)
+            param = &parameters[index]
+            index += 1
+            if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
+                return _refusal("too many positional arguments", True)
+            if param.kind == VAR_POSITIONAL:
+                extra = _tuple_from_array(tuple_items(<PyObject *>args, i), nargs - i)
+                PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
+                break
+            if param.kind != POSITIONAL_ONLY and PyDict_Contains(<PyObject *>kwargs, param.name):
+                name = <object>param.name
+                return _refusal(f"multiple values for argument {name!r}", True)
+            PyDict_SetItem(<PyObject *>arguments, param.name, PyTuple_GET_ITEM(<PyObject *>args, i))
+            i += 1
+
+    # The keyword phase, from the parameter the positionals stopped at.
+    if start < 0:
+        start = index
+    if PyDict_GET_SIZE(<PyObject *>kwargs) == 0 and partial:
+        # Nothing to take, nothing can be missing: only **kwargs would be
+        # looked for, and it only counts when keywords are left.
+        return arguments
+    for index in range(start, count):
+        param = &parameters[index]
+        if param.kind == VAR_KEYWORD:
+            kwargs_name = param.name
+            continue
+        if param.kind == VAR_POSITIONAL:
+            continue
+        value = PyDict_GetItemWithError(<PyObject *>kwargs, param.name)
+        if value != NULL:
+            held_value = <object>value
+            PyDict_DelItem(<PyObject *>kwargs, param.name)
+            if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED and param.kind == POSITIONAL_ONLY:
+                name = <object>param.name
+                return _refusal(f"{name!r} parameter is positional only, but was passed as a keyword", False)
+            PyDict_SetItem(<PyObject *>arguments, param.name, value)
+        elif not partial and param.default == <PyObject *>_empty:
+            name = <object>param.name
+            return _refusal(f"missing a required argument: {name!r}", True)
+
+    if PyDict_GET_SIZE(<PyObject *>kwargs):
+        if kwargs_name != NULL:
+            PyDict_SetItem(<PyObject *>arguments, kwargs_name, <PyObject *>kwargs)
+        elif posonly_in_kwargs is not None:
+            return _refusal(
+                "got some positional-only arguments passed as keyword arguments: "
+                f"{', '.join(posonly_in_kwargs)!r}", False)
+        else:
+            return _refusal(f"got an unexpected keyword argument {next(iter(kwargs))!r}", False)
+    return arguments
 
 
-cdef object _patched_plan(sig):
-    global _patch_recent
-    if _patch_recent is not None and PyTuple_GET_ITEM(<PyObject *>_patch_recent, 0) == <PyObject *>sig:
-        return <object>PyTuple_GET_ITEM(<PyObject *>_patch_recent, 1)
-    key = id(sig)
-    cdef PyObject *entry = PyDict_GetItem(<PyObject *>_patch_cache, <PyObject *>key)
-    if entry != NULL and PyTuple_GET_ITEM(entry, 0) == <PyObject *>sig:
-        held = <object>entry
-        PyDict_DelItem(<PyObject *>_patch_cache, <PyObject *>key)  # now the most recent
-        PyDict_SetItem(<PyObject *>_patch_cache, <PyObject *>key, entry)
-        _patch_recent = held
-        return <object>PyTuple_GET_ITEM(entry, 1)
-    plan = _patch_miss(sig)
-    entry = PyDict_GetItem(<PyObject *>_patch_cache, <PyObject *>key)
-    if entry != NULL and PyTuple_GET_ITEM(entry, 0) == <PyObject *>sig:
-        _patch_recent = <object>entry
-    else:  # not cached (maxsize 0)
-        _patch_recent = None
-    return plan
+# -- BoundArguments ---------------------------------------------------------------
+
+cdef PyObject *_bound_parameters(object bound) except? NULL:
+    """The parameters dict of a plain BoundArguments whose signature is
+    readable and whose arguments are a dict (borrowed), or NULL."""
+    if Py_TYPE(bound) != <PyTypeObject *>_BoundArguments or not _SLOTS_KNOWN:
+        return NULL
+    cdef PyObject *sig = _slot(<PyObject *>bound, _BOUND_SIGNATURE)
+    cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
+    if sig == NULL or arguments == NULL or not PyDict_CheckExact(arguments):
+        return NULL
+    if not _readable(<object>sig):
+        return NULL
+    return _parameters_dict(<object>sig)
 
 
-# posonly's Signature class and the offset of its _posonly_plan slot, read
-# directly: the plan is the first thing every bind() needs.
-cdef type _signature_class = None
-cdef Py_ssize_t _PLAN_OFFSET = -1
+def bound_args(bound):
+    """``BoundArguments.args``."""
+    cdef PyObject *params = _bound_parameters(bound)
+    if params == NULL:
+        return _INSPECT_ARGS(bound)
+    cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *given
+    cdef _param param
+    held = (<object>params, <object>arguments)
+    cdef list args = []
+    while PyDict_Next(params, &pos, &key, &value):
+        if not _read_parameter(value, &param):
+            return _INSPECT_ARGS(bound)
+        if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
+            break
+        given = PyDict_GetItemWithError(arguments, param.name)
+        if given == NULL:
+            break
+        if param.kind == VAR_POSITIONAL:
+            args.extend(<object>given)
+        else:
+            PyList_Append(<PyObject *>args, given)
+    return PyList_AsTuple(args)
 
 
-def set_signature_class(type cls):
-    """Tell the compiled methods which class keeps its plan in ``_posonly_plan``."""
-    global _signature_class, _PLAN_OFFSET
-    offset = posonly_slot_offset(cls.__dict__["_posonly_plan"])
-    if offset > 0:
-        _signature_class, _PLAN_OFFSET = cls, offset
+def bound_kwargs(bound):
+    """``BoundArguments.kwargs``."""
+    cdef PyObject *params = _bound_parameters(bound)
+    if params == NULL:
+        return _INSPECT_KWARGS(bound)
+    cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *given
+    cdef _param param
+    cdef bint started = False
+    held = (<object>params, <object>arguments)
+    cdef dict kwargs = {}
+    while PyDict_Next(params, &pos, &key, &value):
+        if not _read_parameter(value, &param):
+            return _INSPECT_KWARGS(bound)
+        if not started:
+            if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
+                started = True
+            else:
+                if not PyDict_Contains(arguments, param.name):
+                    started = True
+                continue
+        given = PyDict_GetItemWithError(arguments, param.name)
+        if given != NULL:
+            if param.kind == VAR_KEYWORD:
+                kwargs.update(<object>given)
+            else:
+                PyDict_SetItem(<PyObject *>kwargs, param.name, given)
+    return kwargs
 
 
-@cython.final
-cdef class SignatureMethod:
-    """``bind`` or ``bind_partial`` for a Signature class, in C.
-
-    A method descriptor called through vectorcall: ``sig.bind(1, b=2)`` hands
-    the signature, the argument array and the keyword names straight to the
-    compiled binder, with no tuple, dict or Python frame on the way.  With
-    ``patched``, the plan comes from the patch's cache; otherwise from the
-    signature's ``_posonly_plan`` (or its ``_plan()``).
-    """
-
-    cdef vectorcallfunc _vectorcall
-    cdef bint partial
-    cdef bint patched
-    cdef str _name
-    cdef object _doc
-
-    def __cinit__(self, bint partial, bint patched, str name, doc=None):
-        self._vectorcall = <vectorcallfunc>_signature_method_vectorcall
-        self.partial = partial
-        self.patched = patched
-        self._name = name
-        self._doc = doc
-
-    @property
-    def __name__(self):
-        return self._name
-
-    @property
-    def __qualname__(self):
-        return f"Signature.{self._name}"
-
-    @property
-    def __doc__(self):
-        return self._doc
-
-    @__doc__.setter
-    def __doc__(self, doc):
-        self._doc = doc
-
-    def __get__(self, instance, owner):
-        if instance is None:
-            return self
-        return MethodType(self, instance)
-
-    def __repr__(self):
-        return f"<posonly method Signature.{self._name}>"
+def apply_defaults(bound):
+    """``BoundArguments.apply_defaults()``."""
+    cdef PyObject *params = _bound_parameters(bound)
+    if params == NULL:
+        _INSPECT_APPLY_DEFAULTS(bound)
+        return
+    cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *given
+    cdef _param param
+    held = (<object>params, <object>arguments)
+    cdef dict new_arguments = {}
+    while PyDict_Next(params, &pos, &key, &value):
+        if not _read_parameter(value, &param):
+            _INSPECT_APPLY_DEFAULTS(bound)
+            return
+        given = PyDict_GetItemWithError(arguments, param.name)
+        if given != NULL:
+            PyDict_SetItem(<PyObject *>new_arguments, param.name, given)
+        elif param.default != <PyObject *>_empty:
+            PyDict_SetItem(<PyObject *>new_arguments, param.name, param.default)
+        elif param.kind == VAR_POSITIONAL:
+            PyDict_SetItem(<PyObject *>new_arguments, param.name, <PyObject *>_EMPTY_TUPLE)
+        elif param.kind == VAR_KEYWORD:
+            empty = {}
+            PyDict_SetItem(<PyObject *>new_arguments, param.name, <PyObject *>empty)
+    bound.arguments = new_arguments
 
 
-cdef object _signature_method_vectorcall(SignatureMethod self, PyObject **args, size_t nargsf,
-                                         PyObject *kwnames):
-    cdef Py_ssize_t k, nargs = PyVectorcall_NARGS(nargsf)
-    if nargs < 1:
-        raise TypeError(f"Signature.{self._name}() needs a signature to bind to")
-    sig = <object>args[0]
-    cdef PyObject *held_plan
-    if self.patched:
-        plan = _patched_plan(sig)
-    elif _signature_class is not None and PyObject_TypeCheck(sig, <PyTypeObject *>_signature_class):
-        held_plan = (<PyObject **>(<char *>(<PyObject *>sig) + _PLAN_OFFSET))[0]
-        plan = <object>held_plan if held_plan != NULL else sig._plan()
-    else:
-        try:
-            plan = sig._posonly_plan
-        except AttributeError:
-            plan = sig._plan()
-    if kwnames != NULL and PyTuple_GET_SIZE(kwnames) == 0:
-        kwnames = NULL
-    if type(plan) is InspectPlan:
-        bound = (<InspectPlan>plan).bound_arguments(sig, args + 1, nargs - 1, kwnames, NULL,
-                                                    self.partial)
-        if bound is not None:
-            return bound
-        plan = None  # inspect answers
-    # Everything else takes the arguments as inspect has them.
-    positional = _tuple_from_array(args + 1, nargs - 1)
-    keywords = {}
-    if kwnames != NULL:
-        for k in range(PyTuple_GET_SIZE(kwnames)):
-            PyDict_SetItem(<PyObject *>keywords, PyTuple_GET_ITEM(kwnames, k), args[nargs + k])
-    return _bind_with_plan(plan, sig, positional, keywords, self.partial)
+# -- signatures of plain functions ----------------------------------------------------
+
+cdef PyTypeObject *_plain_signature_class = NULL
+cdef unsigned int _plain_signature_class_version = 0
 
 
+cdef bint _makes_plain_signatures(object cls) except -1:
+    """Whether ``cls(parameters, return_annotation=..., __validate_parameters__=False)``
+    is inspect.Signature's own making, of inspect's Parameters."""
+    global _plain_signature_class, _plain_signature_class_version
+    if not isinstance(cls, type) or not _SLOTS_KNOWN:
+        return False
+    cdef PyTypeObject *tp = <PyTypeObject *>cls
+    if _known(tp, _plain_signature_class, _plain_signature_class_version):
+        return True
+    if (not issubclass(cls, DIALECT.Signature) or cls.__init__ is not _SIGNATURE_INIT
+            or cls.__new__ is not _OBJECT_NEW or cls._parameter_cls is not _Parameter):
+        return False
+    _plain_signature_class = tp
+    _plain_signature_class_version = (<PyTypeObject_version *>tp).tp_version_tag
+    return True
 
-cdef SignatureMethod _method_probe = SignatureMethod(False, False, "bind")
-posonly_install_vectorcall(
-    <PyTypeObject *>SignatureMethod,
-    <Py_ssize_t>(<char *>&_method_probe._vectorcall - <char *><PyObject *>_method_probe))
-posonly_declare_method_descriptor(<PyTypeObject *>SignatureMethod)
-_method_probe = None
+
+cdef object _new_parameter(PyObject *name, int kind, PyObject *default, PyObject *annotations):
+    """A Parameter as inspect makes it, its four slots written."""
+    param = _new_instance(_Parameter)
+    cdef PyObject *annotation = PyDict_GetItemWithError(annotations, name)
+    _set_slot(<PyObject *>param, _PARAM_NAME, name)
+    _set_slot(<PyObject *>param, _PARAM_KIND, _KINDS[kind])
+    _set_slot(<PyObject *>param, _PARAM_DEFAULT, default)
+    _set_slot(<PyObject *>param, _PARAM_ANNOTATION,
+              annotation if annotation != NULL else <PyObject *>_empty)
+    return param
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def function_signature(cls, func):
+    """``cls.from_callable(func)`` for a plain Python function whose
+    signature is what its code, defaults and annotations say; ``None`` for
+    anything else, and for ``cls`` other than a plain ``Signature`` class.
+
+    The parameters are made as ``inspect._signature_from_function`` makes
+    them, without ``Parameter()``'s checks: a code object's names are
+    identifiers, and the few that are not are left to inspect."""
+    if Py_TYPE(func) != &PyFunction_Type:
+        return None
+    cdef PyObject *attributes = posonly_function_dict(<PyObject *>func)
+    if (attributes != NULL and PyDict_GET_SIZE(attributes)
+            and not _SIGNATURE_ATTRIBUTES.isdisjoint(<object>attributes)):
+        return None
+    for attribute in _FUNCTION_TYPE_ATTRIBUTES:  # none on CPython
+        if getattr(func, attribute, None):
+            return None
+    if not _makes_plain_signatures(cls):
+        return None
+    code = <object>PyFunction_GET_CODE(<PyObject *>func)
+    cdef Py_ssize_t pos_count = posonly_code_argcount(<PyObject *>code)
+    cdef Py_ssize_t posonly_count = posonly_code_posonlyargcount(<PyObject *>code)
+    cdef Py_ssize_t kwonly_count = posonly_code_kwonlyargcount(<PyObject *>code)
+    cdef int flags = posonly_code_flags(<PyObject *>code)
+    cdef bint has_varargs = (flags & 0x04) != 0  # CO_VARARGS
+    cdef bint has_varkw = (flags & 0x08) != 0  # CO_VARKEYWORDS
+    cdef Py_ssize_t total = pos_count + kwonly_count + has_varargs + has_varkw
+    names = <object>posonly_code_names(<PyObject *>code)
+    cdef PyObject **name_items = tuple_items(<PyObject *>names, 0)
+    cdef Py_ssize_t i, first_default, index
+    cdef PyObject *name
+    cdef PyObject *default
+    if PyTuple_GET_SIZE(<PyObject *>names) < total:
+        return None
+    for i in range(total):
+        name = name_items[i]
+        if (not PyUnicode_CheckExact(name) or not PyUnicode_IsIdentifier(name)
+                or PySet_Contains(<PyObject *>_KEYWORDS, name)):
+            return None
+    cdef PyObject *given_defaults = PyFunction_GET_DEFAULTS(<PyObject *>func)
+    defaults = <object>given_defaults if given_defaults != NULL else ()
+    if PyTuple_GET_SIZE(<PyObject *>defaults) > pos_count:
+        return None
+    cdef PyObject *kwdefaults = PyFunction_GET_KW_DEFAULTS(<PyObject *>func)
+    try:
+        annotations = func.__annotations__
+    except Exception:  # inspect raises it, or answers otherwise
+        return None
+    if type(annotations) is not dict:
+        return None
+    held = (names, defaults, <object>kwdefaults if kwdefaults != NULL else None)
+
+    params = _PARAMETERS_DICT()
+    first_default = pos_count - PyTuple_GET_SIZE(<PyObject *>defaults)
+    for i in range(pos_count):
+        name = name_items[i]
+        default = (PyTuple_GET_ITEM(<PyObject *>defaults, i - first_default) if i >= first_default
+                   else <PyObject *>_empty)
+        _add_parameter(params, name, POSITIONAL_ONLY if i < posonly_count else POSITIONAL_OR_KEYWORD,
+                       default, annotations)
+    index = pos_count + kwonly_count
+    if has_varargs:
+        _add_parameter(params, name_items[index], VAR_POSITIONAL, <PyObject *>_empty, annotations)
+        index += 1
+    for i in range(pos_count, pos_count + kwonly_count):
+        name = name_items[i]
+        default = NULL
+        if kwdefaults != NULL:
+            default = PyDict_GetItemWithError(kwdefaults, name)
+        _add_parameter(params, name, KEYWORD_ONLY, default if default != NULL else <PyObject *>_empty,
+                       annotations)
+    if has_varkw:
+        _add_parameter(params, name_items[index], VAR_KEYWORD, <PyObject *>_empty, annotations)
+
+    sig = _new_instance(cls)
+    cdef PyObject *return_annotation = PyDict_GetItemWithError(<PyObject *>annotations, <PyObject *>_RETURN)
+    proxy = PyDictProxy_New(params)
+    _set_slot(<PyObject *>sig, _SIG_PARAMETERS, <PyObject *>proxy)
+    _set_slot(<PyObject *>sig, _SIG_RETURN,
+              return_annotation if return_annotation != NULL else <PyObject *>_empty)
+    return sig
+
+
+cdef inline int _add_parameter(object params, PyObject *name, int kind, PyObject *default,
+                               dict annotations) except -1:
+    param = _new_parameter(name, kind, default, <PyObject *>annotations)
+    if _PARAMETERS_EXACT_DICT:
+        return PyDict_SetItem(<PyObject *>params, name, <PyObject *>param)
+    return PyObject_SetItem(<PyObject *>params, name, <PyObject *>param)

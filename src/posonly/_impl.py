@@ -1,6 +1,9 @@
-"""Which binder this process uses, decided once, in a fixed order:
-``POSONLY_PURE_PYTHON=1`` -> the pure twin; not CPython -> the pure twin;
-the compiled module if it imports; else the pure twin."""
+"""Which implementation this process uses, decided once, in a fixed order:
+``POSONLY_PURE_PYTHON=1`` -> the pure twins; not CPython -> the pure twins;
+the compiled module if it imports; else the pure twins.
+
+``module`` is the binder's (``_bind`` or ``_bind_py``), ``dropin`` the
+drop-in's core (``_bind`` or ``_dropin_py``)."""
 
 from __future__ import annotations
 
@@ -25,3 +28,14 @@ def _select() -> ModuleType:
 
 module = _select()
 compiled = module.__name__.endswith("._bind")
+
+
+def _select_dropin() -> ModuleType:
+    if compiled:
+        return module
+    from . import _dropin_py
+
+    return _dropin_py
+
+
+dropin = _select_dropin()

@@ -1,0 +1,45 @@
+/* The few reads of CPython objects the compiled drop-in makes directly
+   (Cython cannot name these struct members): the mapping under a
+   mappingproxy, a code object's argument names, a function's __dict__.
+   Included by _bind.pyx through `cdef extern from "_dropin.h"` in
+   _dropin.pxi; the declarations there must match. */
+
+#ifndef POSONLY_DROPIN_H
+#define POSONLY_DROPIN_H
+
+#include <Python.h>
+
+/* Object/descrobject.c's mappingproxyobject: one field after the header,
+   the same on every supported version. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *mapping;
+} posonly_mappingproxy;
+
+/* The mapping a mappingproxy shows (borrowed), or NULL for anything else. */
+static inline PyObject *posonly_proxy_mapping(PyObject *proxy) {
+    if (Py_TYPE(proxy) != &PyDictProxy_Type) return NULL;
+    return ((posonly_mappingproxy *)proxy)->mapping;
+}
+
+/* A tuple whose first entries are the code's argument names in co_varnames
+   order (borrowed): arguments are always the first locals. */
+static inline PyObject *posonly_code_names(PyObject *code) {
+#if PY_VERSION_HEX >= 0x030B0000
+    return ((PyCodeObject *)code)->co_localsplusnames;
+#else
+    return ((PyCodeObject *)code)->co_varnames;
+#endif
+}
+
+static inline int posonly_code_argcount(PyObject *code) { return ((PyCodeObject *)code)->co_argcount; }
+static inline int posonly_code_posonlyargcount(PyObject *code) { return ((PyCodeObject *)code)->co_posonlyargcount; }
+static inline int posonly_code_kwonlyargcount(PyObject *code) { return ((PyCodeObject *)code)->co_kwonlyargcount; }
+static inline int posonly_code_flags(PyObject *code) { return ((PyCodeObject *)code)->co_flags; }
+
+/* A function's __dict__ (borrowed), NULL when it has none yet. */
+static inline PyObject *posonly_function_dict(PyObject *func) {
+    return ((PyFunctionObject *)func)->func_dict;
+}
+
+#endif

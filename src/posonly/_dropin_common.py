@@ -1,0 +1,119 @@
+"""What the running ``inspect`` does, read once: the record both twins of
+the drop-in (``_dropin_py`` and the compiled ``_dropin.pxi``) bind from.
+
+The drop-in answers as the running ``inspect`` does, not as a version
+number says it should: where ``Signature._bind`` changed between releases
+(the message for a missing keyword-only argument, what a keyword naming a
+positional-only parameter means), ``inspect`` itself is asked here, once,
+with small probe signatures.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+import types
+from typing import Any, Callable, FrozenSet, NamedTuple, Tuple
+
+__all__ = ["Dialect", "DIALECT", "POSONLY_KEYWORD_REFUSED", "POSONLY_KEYWORD_DEFERRED",
+           "POSONLY_KEYWORD_REQUIRED_MISSING"]
+
+# What ``_bind`` does with a keyword naming a positional-only parameter that
+# was not given by position, when it meets that parameter:
+POSONLY_KEYWORD_REFUSED = 0
+"""raise "'a' parameter is positional only, but was passed as a keyword" (up to 3.12)"""
+POSONLY_KEYWORD_DEFERRED = 1
+"""note it, and raise "got some positional-only arguments passed as keyword
+arguments" at the end unless a ``**kwargs`` takes the keyword (3.13)"""
+POSONLY_KEYWORD_REQUIRED_MISSING = 2
+"""as DEFERRED, but a parameter without a default raises "missing a required
+positional-only argument" at once (3.14 and later)"""
+
+
+class Dialect(NamedTuple):
+    """The running ``inspect``'s classes, constants, originals and habits."""
+
+    Signature: Any
+    Parameter: Any
+    BoundArguments: Any
+    empty: Any
+    kinds: Tuple[Any, ...]
+    """The five ``Parameter`` kinds, in order: positional-only,
+    positional-or-keyword, ``*args``, keyword-only, ``**kwargs``."""
+    parameters_dict: Any
+    """The mapping type ``Signature`` keeps its parameters in (under a
+    mappingproxy): ``OrderedDict`` or ``dict``."""
+    signature_init: Callable[..., Any]
+    private_bind: Callable[..., Any]
+    parameters_property: Any
+    keywords: FrozenSet[str]
+    kwonly_missing_message: bool
+    """Whether a missing keyword-only argument found while positionals run
+    out is "missing a required keyword-only argument" (3.12 and later)."""
+    posonly_keyword: int
+    """One of the ``POSONLY_KEYWORD_*`` constants."""
+    annotation_format_value: Any
+    """``annotationlib.Format.VALUE`` where ``inspect.signature`` takes an
+    ``annotation_format`` (3.14 and later), else ``None``."""
+
+
+def _message(sig: inspect.Signature, *args: Any, **kwargs: Any) -> str:
+    try:
+        inspect.Signature._bind(sig, args, kwargs)  # type: ignore[attr-defined]
+    except TypeError as exc:
+        return str(exc)
+    return ""
+
+
+def _read_dialect() -> Dialect:
+    P = inspect.Parameter
+    kinds = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL, P.KEYWORD_ONLY,
+             P.VAR_KEYWORD)
+    kwonly = inspect.Signature([P("a", P.KEYWORD_ONLY)])
+    posonly_then_varkw = inspect.Signature([P("a", P.POSITIONAL_ONLY), P("kw", P.VAR_KEYWORD)])
+    message = _message(posonly_then_varkw, a=1)
+    if "positional only, but was passed as a keyword" in message:
+        posonly_keyword = POSONLY_KEYWORD_REFUSED
+    elif "missing a required positional-only argument" in message:
+        posonly_keyword = POSONLY_KEYWORD_REQUIRED_MISSING
+    else:
+        posonly_keyword = POSONLY_KEYWORD_DEFERRED
+    try:
+        import annotationlib  # type: ignore[import-not-found]
+
+        annotation_format_value = annotationlib.Format.VALUE
+    except ImportError:
+        annotation_format_value = None
+    probe = inspect.Signature([P("a", P.POSITIONAL_ONLY)])
+    return Dialect(
+        Signature=inspect.Signature,
+        Parameter=P,
+        BoundArguments=inspect.BoundArguments,
+        empty=P.empty,
+        kinds=kinds,
+        parameters_dict=type(probe.parameters.copy()),
+        signature_init=inspect.Signature.__init__,
+        private_bind=inspect.Signature._bind,  # type: ignore[attr-defined]
+        parameters_property=inspect.Signature.__dict__["parameters"],
+        keywords=frozenset(keyword.kwlist),
+        kwonly_missing_message="keyword-only" in _message(kwonly),
+        posonly_keyword=posonly_keyword,
+        annotation_format_value=annotation_format_value,
+    )
+
+
+DIALECT = _read_dialect()
+
+# Names a function's ``__dict__`` may hold that change what
+# ``inspect.signature`` answers for it; a function holding none of them has
+# the signature its code object, defaults and annotations say.
+SIGNATURE_ATTRIBUTES = frozenset(
+    ["__wrapped__", "__signature__", "__text_signature__", "_partialmethod",
+     "__partialmethod__"]
+)
+FUNCTION_TYPE = types.FunctionType
+FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
+    sorted(name for name in SIGNATURE_ATTRIBUTES if name in vars(FUNCTION_TYPE))
+)
+"""Those of them every function has, from its type, to be read each time
+(PyPy 3.11's ``__text_signature__``; none on CPython)."""

@@ -1,0 +1,237 @@
+"""What patch_inspect() leaves behind, and what it hides: every replaced
+object comes back by identity, a later patch is left alone, introspection
+sees inspect's own methods, nothing the patch touched is kept alive by it,
+and a signature made per call holds memory flat."""
+
+import gc
+import inspect
+import sys
+import weakref
+from unittest import mock
+
+import pytest
+
+import posonly
+from posonly import _inspect
+from test_inspect_dropin import INSPECT_FROM_CALLABLE, binder_class, outcome, patched
+
+REPLACED = [
+    (inspect, "signature"),
+    (inspect.Signature, "bind"),
+    (inspect.Signature, "bind_partial"),
+    (inspect.Signature, "from_callable"),
+    (inspect.BoundArguments, "args"),
+    (inspect.BoundArguments, "kwargs"),
+    (inspect.BoundArguments, "apply_defaults"),
+]
+
+
+def originals():
+    return {(owner, name): owner.__dict__[name] for owner, name in REPLACED}
+
+
+def test_patch_replaces_and_unpatch_restores_every_object_by_identity(impl):
+    before = originals()
+    assert before[(inspect.Signature, "from_callable")] is INSPECT_FROM_CALLABLE
+    with binder_class(impl):
+        posonly.patch_inspect()
+        try:
+            for key, original in before.items():
+                assert key[0].__dict__[key[1]] is not original, key
+        finally:
+            posonly.unpatch_inspect()
+    assert originals() == before
+    for key, original in before.items():
+        assert key[0].__dict__[key[1]] is original, key
+
+
+def test_unpatch_leaves_a_later_patch_alone():
+    before = originals()
+
+    def later_bind(self, /, *args, **kwargs):
+        return "later"
+
+    later_args = property(lambda self: "later args")
+    posonly.patch_inspect()
+    try:
+        inspect.Signature.bind = later_bind
+        inspect.BoundArguments.args = later_args
+    finally:
+        posonly.unpatch_inspect()
+    try:
+        assert inspect.Signature.__dict__["bind"] is later_bind
+        assert inspect.BoundArguments.__dict__["args"] is later_args
+        for key, original in before.items():
+            if key not in ((inspect.Signature, "bind"), (inspect.BoundArguments, "args")):
+                assert key[0].__dict__[key[1]] is original, key
+        posonly.unpatch_inspect()  # again: still leaves it alone
+        assert inspect.Signature.__dict__["bind"] is later_bind
+    finally:
+        inspect.Signature.bind = before[(inspect.Signature, "bind")]
+        inspect.BoundArguments.args = before[(inspect.BoundArguments, "args")]
+
+
+def introspection():
+    """What introspection says of inspect's binding members right now."""
+
+    def plain(a, b=2, *, c):
+        pass
+
+    answers = {}
+    for owner, name in REPLACED:
+        member = getattr(owner, name)
+        if callable(member):
+            answers[name] = outcome(lambda: str(inspect.signature(member)))
+            answers[name + " doc"] = member.__doc__
+            answers[name + " name"] = (member.__name__, member.__qualname__, member.__module__)
+        else:
+            answers[name + " doc"] = member.__doc__
+    spec_sig = mock.create_autospec(inspect.Signature, instance=True)
+    answers["autospec bind(1)"] = outcome(lambda: spec_sig.bind(1, x=2) is not None)
+    answers["autospec bind()"] = outcome(lambda: spec_sig.bind() is not None)
+    answers["autospec bind_partial(self=1)"] = outcome(lambda: spec_sig.bind_partial(self=1) is not None)
+    answers["autospec from_callable(plain)"] = outcome(lambda: spec_sig.from_callable(plain) is not None)
+    answers["autospec from_callable()"] = outcome(lambda: spec_sig.from_callable() is not None)
+    spec_bound = mock.create_autospec(inspect.BoundArguments, instance=True)
+    answers["autospec apply_defaults()"] = outcome(lambda: spec_bound.apply_defaults() is not None)
+    answers["autospec apply_defaults(1)"] = outcome(lambda: spec_bound.apply_defaults(1))
+    spec_function = mock.create_autospec(inspect.signature)
+    answers["autospec signature(plain)"] = outcome(lambda: spec_function(plain) is not None)
+    answers["autospec signature()"] = outcome(lambda: spec_function())
+    answers["help"] = [
+        line for line in _help_text(inspect.Signature).splitlines() if "bind" in line or "from_callable" in line
+    ]
+    return answers
+
+
+def _help_text(obj):
+    import pydoc
+
+    return pydoc.render_doc(obj, renderer=pydoc.plaintext)
+
+
+def test_patched_members_introspect_as_inspects_own(impl):
+    expected = introspection()
+    with binder_class(impl), patched():
+        got = introspection()
+    assert got == expected
+
+
+def test_the_drop_in_methods_introspect_as_inspects_own():
+    for name in ("bind", "bind_partial"):
+        mine, theirs = getattr(posonly.Signature, name), getattr(inspect.Signature, name)
+        assert str(inspect.signature(mine)) == str(inspect.signature(theirs))
+        assert mine.__doc__ == theirs.__doc__
+    assert str(inspect.signature(posonly.Signature.from_callable)) == str(
+        inspect.signature(inspect.Signature.from_callable)
+    )
+
+
+class Big:
+    """A default value large enough to notice, that says when it is freed."""
+
+    def __init__(self):
+        self.payload = bytearray(8 * 1024 * 1024)
+
+
+@pytest.mark.parametrize("how", ["patched", "drop-in"])
+def test_a_large_default_is_freed_once_its_function_is_gone(impl, how):
+    namespace = {"Big": Big}
+    exec("def f(a, b=Big(), *, c=Big(), **kw): pass", namespace)
+    func = namespace.pop("f")
+    refs = [weakref.ref(func.__defaults__[0]), weakref.ref(func.__kwdefaults__["c"])]
+    with binder_class(impl), patched():
+        make = inspect.signature if how == "patched" else posonly.signature
+        for _ in range(3):
+            sig = make(func)
+            ba = sig.bind(1, x=2)
+            ba.apply_defaults()
+            assert ba.args == (1, func.__defaults__[0]) and ba.kwargs["x"] == 2
+            assert outcome(lambda: sig.bind()) [0] == "error"
+            sig.bind_partial(c=3).kwargs  # noqa: B018
+        del func, sig, ba
+        gc.collect()
+        assert [ref() for ref in refs] == [None, None]
+
+
+@pytest.mark.skipif(not hasattr(sys, "getallocatedblocks"), reason="PyPy does not count its blocks")
+def test_a_signature_made_per_call_holds_memory_flat(impl):
+    """100,000 calls each making its signature afresh, binding it, failing a
+    bind and reading the members: no growth beyond noise."""
+
+    def func(a, b, /, c=3, *args, d, e=5, **kw):
+        pass
+
+    def run(count):
+        for i in range(count):
+            ba = inspect.signature(func).bind(i, 2, d=4, x=5)
+            ba.apply_defaults()
+            ba.args, ba.kwargs  # noqa: B018
+            try:
+                inspect.signature(func).bind(i)
+            except TypeError:
+                pass
+
+    with binder_class(impl), patched():
+        run(2000)
+        gc.collect()
+        before = sys.getallocatedblocks()
+        run(100_000)
+        gc.collect()
+        after = sys.getallocatedblocks()
+    assert after - before < 200, after - before
+
+
+@pytest.mark.skipif(not hasattr(sys, "getrefcount"), reason="PyPy has no reference counts")
+def test_references_stay_flat_on_every_new_path(impl):
+    """Making signatures, binding (every error too), and the members of the
+    result: no reference gained or lost by the defaults, the annotations,
+    the values or the names."""
+    from oracle import Value
+
+    default, kwdefault, annotation, value = Value("d"), Value("k"), Value("ann"), Value("v")
+    namespace = {"D": default, "K": kwdefault, "A": annotation}
+    exec("def f(a: A, b=D, /, c: A = D, *args: A, d, e=K, **kw: A) -> A: pass", namespace)
+    func = namespace["f"]
+    key = "".join(["c"])  # equal to a name, not identical
+    calls = [
+        lambda s: s.bind(value, value, d=value),
+        lambda s: s.bind(value, value, value, value, value, d=value, zz=value),
+        lambda s: s.bind(value, **{key: value}, d=value),
+        lambda s: s.bind_partial(value, e=value),
+        lambda s: s.bind_partial(),
+        lambda s: s.bind(value),  # missing d
+        lambda s: s.bind(),  # missing a
+        lambda s: s.bind(value, c=value, **{key: value}),  # duplicate keyword
+        lambda s: s.bind(value, value, value, c=value, d=value),  # multiple values
+        lambda s: s.bind(a=value, d=value),  # PEP 570 corner
+        lambda s: s.bind(**{1: value}),  # not a string
+    ]
+
+    def g(x, /, *, y):
+        pass
+
+    def run(count):
+        for _ in range(count):
+            for sig in (posonly.signature(func), inspect.signature(func)):
+                for call in calls:
+                    result = outcome(lambda: call(sig))
+                    if result[0] == "ok":
+                        ba = result[1]
+                        ba.args, ba.kwargs  # noqa: B018
+                        ba.apply_defaults()
+                        ba.args, ba.kwargs  # noqa: B018
+            try:
+                inspect.signature(g).bind(value, value)
+            except TypeError:
+                inspect.signature(g).bind_partial(value).kwargs  # noqa: B018
+
+    watched = (default, kwdefault, annotation, value, key, func)
+    with binder_class(impl), patched():
+        run(20)
+        gc.collect()
+        before = [sys.getrefcount(obj) for obj in watched]
+        run(1000)
+        gc.collect()
+        after = [sys.getrefcount(obj) for obj in watched]
+    assert after == before
