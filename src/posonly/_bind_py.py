@@ -21,24 +21,24 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
-from ._common import NO_DEFAULT, Plan, name_function, parameter_list
+from ._common import NO_DEFAULT, Call, Plan, binder_arguments, name_function, parameter_list
 from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
 
 _EMPTY: Any = object()  # a local not filled yet
-_UNBOUND: Any = object()  # a binder of a function, not of a bound method
 
 
-def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
-    """A function with ``layout``'s signature that returns its locals; for a
-    ``bound`` method's binder, the locals without ``self`` (the first
-    positional, or the first item of ``*args``)."""
-    values = [name + ", " for name in layout.names]
-    if bound and layout.argcount:
-        del values[0]
-    elif bound and layout.varargs is not None:
-        values[layout.argcount + len(layout.kwonly)] = f"{layout.varargs}[1:], "
+def _generate_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
+    """A function with ``layout``'s signature that returns the output of
+    ``plan``: its locals, less what a bound method's ``self`` or a partial's
+    arguments filled."""
+    values = []
+    for slot in plan.sources:
+        name = layout.names[slot]
+        if slot == plan.varargs_slot and plan.varargs_cut:
+            name = f"{name}[{plan.varargs_cut}:]"
+        values.append(name + ", ")
     namespace: Dict[str, Any] = {}
     exec(f"def f({parameter_list(layout)}):\n    return ({''.join(values)})\n", {}, namespace)
     function = namespace["f"]
@@ -49,7 +49,7 @@ def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
     return function  # type: ignore[no-any-return]
 
 
-def _generate_partial_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
+def _generate_partial_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
     """The function of :meth:`Binder.partial`: ``layout``'s signature with
     :data:`MISSING` as the default of every required parameter, so that the
     interpreter binds the call, raises every error but "missing", and leaves
@@ -60,7 +60,7 @@ def _generate_partial_function(layout: Layout, bound: bool) -> Callable[..., tup
         layout.varkw, (MISSING,) * required + layout.defaults,
         {name: layout.kwdefaults.get(name, MISSING) for name in layout.kwonly},
     )
-    return _generate_function(with_defaults, bound)
+    return _generate_function(with_defaults, plan)
 
 
 # The keyword names of a vectorcall that a call with ``**kwargs`` expresses
@@ -155,6 +155,9 @@ def initialize_locals(
     return tuple(out)
 
 
+_binder_arguments = binder_arguments()
+
+
 def _not_a_binder_attribute(self: Any) -> Any:
     raise AttributeError("not an attribute of a Binder")
 
@@ -195,24 +198,25 @@ class Binder(_Partial):
     :func:`posonly.binder`.
     """
 
-    __slots__ = ("layout", "_plan", "_function", "_partial_function", "_self")
+    __slots__ = ("layout", "_plan", "_function", "_partial_function")
 
     layout: Layout
 
-    def __new__(cls, layout: Layout, bound_self: Any = _UNBOUND) -> "Binder":
-        plan = Plan(layout, bound_self is not _UNBOUND)
-        function = _generate_function(layout, plan.bound)
-        # A call is partial's: the function, after a bound method's self.
-        if plan.bound:
-            self = super().__new__(cls, function, bound_self)
-        else:
-            self = super().__new__(cls, function)
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Binder":
+        layout, call = _binder_arguments(*args, **kwargs)
+        plan = Plan(layout, call)
+        function = _generate_function(layout, plan)
+        # A call is partial's: the function, after a bound method's self or
+        # a partial's arguments, with a partial's keywords under the caller's.
+        self = super().__new__(cls, function, *plan.prefix, **(plan.preset or {}))
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_function", function)
-        object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan.bound))
-        object.__setattr__(self, "_self", bound_self)
+        object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan))
         return self
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(f"type '{__name__}.Binder' is not an acceptable base type")
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
@@ -233,8 +237,8 @@ class Binder(_Partial):
         plan = self._plan
         args = plan.star_args(args)
         kwargs = plan.star_kwargs(kwargs)
-        if self._self is not _UNBOUND:
-            args = (self._self,) + args
+        if plan.bound:
+            return self(*args, **kwargs) if kwargs else self(*args)
         return self._function(*args, **kwargs) if kwargs else self._function(*args)
 
     def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
@@ -248,19 +252,27 @@ class Binder(_Partial):
             kwargs = dict(zip(kwnames, stack[nargs:]))
             if len(kwargs) == len(kwnames):
                 return self(*stack[:nargs], **kwargs)
-        if self._self is not _UNBOUND:
-            stack = (self._self,) + stack
-            return self._plan.drop_self(initialize_locals(self._plan, stack, nargs + 1, kwnames))
-        return initialize_locals(self._plan, stack, nargs, kwnames)
+        plan = self._plan
+        if plan.bound:
+            prefix = plan.prefix
+            preset = plan.preset or {}
+            # A partial's keywords go under the call's (the call's win).
+            extra = tuple(name for name in preset if name not in kwnames)
+            stack = prefix + stack + tuple(preset[name] for name in extra)
+            locals_ = initialize_locals(plan, stack, nargs + len(prefix), kwnames + extra)
+            return plan.drop_self(locals_)
+        return initialize_locals(plan, stack, nargs, kwnames)
 
     def partial(self, /, *args: Any, **kwargs: Any) -> tuple:
         """Like a call, but required parameters not given are :data:`MISSING`."""
-        if self._self is not _UNBOUND:
-            args = (self._self,) + args
+        plan = self._plan
+        if plan.bound:
+            args = plan.prefix + args
+            if plan.preset:
+                kwargs = {**plan.preset, **kwargs}
         try:
             return self._partial_function(*args, **kwargs)
         except TypeError:
-            plan = self._plan
             if len(args) <= plan.argcount or plan.varargs_slot >= 0:
                 raise
         # Too many positionals: the message counts the parameters that have
@@ -280,9 +292,15 @@ class Binder(_Partial):
         return f"<posonly.Binder {self._plan.describe()}>"
 
     def __reduce__(self) -> Any:
-        if self._self is not _UNBOUND:
+        if self._plan.bound:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
+
+    def __copy__(self) -> "Binder":
+        return self
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder":
+        return Binder(self.layout, self._plan.deep_copy_call(memo))
 
 
 from ._wrap_py import Wrapper, wrap  # noqa: E402
