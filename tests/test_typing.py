@@ -35,9 +35,16 @@ MISTAKES = textwrap.dedent(
     binder(f, 1)
     posonly.wrap(f, before=1)
     posonly.wrap(f, after=print)
+    posonly.wrap(f, before=print)("x")
+    posonly.wrap(f, before=print)(1, 2, 3)
+    text: str = posonly.wrap(f, before=print)(1)
+    posonly.Wrapper(f, before=print)(1, bogus=1)
+    bind(1, 2, 3)
+    bind.arguments(b=2)
+    missing: int = posonly.MISSING
     """
 )
-MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15}
+MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22}
 
 
 def _mypy_available() -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Sequence, Tuple, TypeVar
 
 from . import _errors
 from ._common import NO_DEFAULT, Call, Plan, binder_arguments, name_function, parameter_list
@@ -180,15 +180,24 @@ class _CallThrough:
 
 
 if TYPE_CHECKING:
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
     _Partial = functools.partial[Tuple[Any, ...]]
 else:
     try:  # the C partial: on 3.12+ a subclass keeps its vectorcall
         from _functools import partial as _Partial
     except ImportError:
         _Partial = _CallThrough
+    try:  # only type checkers read it; 3.9 has no ParamSpec
+        from typing import ParamSpec
+
+        _P = ParamSpec("_P")
+    except ImportError:
+        _P = TypeVar("_P")
 
 
-class Binder(_Partial):
+class Binder(_Partial, Generic[_P]):
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
     Calling the binder binds its arguments and returns the locals tuple: the
@@ -217,6 +226,10 @@ class Binder(_Partial):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(f"type '{__name__}.Binder' is not an acceptable base type")
+
+    if TYPE_CHECKING:
+
+        def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]: ...
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
@@ -263,23 +276,25 @@ class Binder(_Partial):
             return plan.drop_self(locals_)
         return initialize_locals(plan, stack, nargs, kwnames)
 
-    def partial(self, /, *args: Any, **kwargs: Any) -> tuple:
+    def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> tuple:
         """Like a call, but required parameters not given are :data:`MISSING`."""
         plan = self._plan
+        positional: Tuple[Any, ...] = args
+        keywords: Dict[str, Any] = kwargs
         if plan.bound:
-            args = plan.prefix + args
+            positional = plan.prefix + positional
             if plan.preset:
-                kwargs = {**plan.preset, **kwargs}
+                keywords = {**plan.preset, **keywords}
         try:
-            return self._partial_function(*args, **kwargs)
+            return self._partial_function(*positional, **keywords)
         except TypeError:
-            if len(args) <= plan.argcount or plan.varargs_slot >= 0:
+            if len(positional) <= plan.argcount or plan.varargs_slot >= 0:
                 raise
         # Too many positionals: the message counts the parameters that have
         # defaults, so the call's own function words it (and raises it).
-        return self._function(*args, **kwargs)
+        return self._function(*positional, **keywords)
 
-    def arguments(self, /, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+    def arguments(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Dict[str, Any]:
         """Bind the call; return a dict of name to value in signature order."""
         return self._plan.arguments(self.bind(args, kwargs))
 
@@ -299,7 +314,7 @@ class Binder(_Partial):
     def __copy__(self) -> "Binder":
         return self
 
-    def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder":
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder[_P]":
         return Binder(self.layout, self._plan.deep_copy_call(memo))
 
 

@@ -418,6 +418,12 @@ cdef class Binder:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
 
+    @classmethod
+    def __class_getitem__(cls, item):
+        # Generic for type checkers (the pure twin's annotations): the
+        # subscript names the same class, as typing's aliases do.
+        return _GenericAlias(cls, item)
+
     def __copy__(self):
         return self
 

@@ -7,7 +7,7 @@ import keyword
 import sys
 import types
 import unicodedata
-from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Final, Iterable, List, Mapping, Optional, Tuple
 
 __all__ = ["Layout", "MISSING"]
 
@@ -36,7 +36,7 @@ class _MissingType:
         return False
 
 
-MISSING: Any = _MissingType()
+MISSING: Final[_MissingType] = _MissingType()
 """Left by ``Binder.partial`` in the slot of a required parameter not given."""
 
 

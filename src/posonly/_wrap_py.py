@@ -43,12 +43,28 @@ import functools
 import inspect
 import sys
 import types
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, Union, overload
 
 from ._common import MISSING_VALUE, Plan, descriptor_refused, parameter_list, resolve, wrapper_arguments
 from ._layout import MISSING, Layout
 
 __all__ = ["Wrapper", "wrap"]
+
+if TYPE_CHECKING:
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
+else:
+    try:  # only type checkers read it; 3.9 has no ParamSpec
+        from typing import ParamSpec
+
+        _P = ParamSpec("_P")
+    except ImportError:
+        _P = TypeVar("_P")
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+_Values = Tuple[Any, ...]
+_Before = Callable[[_Values], object]
 
 _FILENAME = "<posonly.wrap>"  # what tracebacks show for a wrapper's frame
 _MARK = "__posonly_wrapper__"  # in a generated function's globals
@@ -273,11 +289,38 @@ def _check_callable(value: Any, what: str) -> None:
         raise TypeError(f"wrap() {what} must be callable, not {type(value).__name__}")
 
 
+@overload
 def wrap(
-    func: Callable[..., Any],
+    func: "classmethod[_T, _P, _R]",
     *,
-    before: Optional[Callable[[Tuple[Any, ...]], Any]] = None,
-    around: Optional[Callable[[Callable[[Tuple[Any, ...]], Any], Tuple[Any, ...]], Any]] = None,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "classmethod[_T, _P, _R]": ...
+
+
+@overload
+def wrap(
+    func: "staticmethod[_P, _R]",
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "staticmethod[_P, _R]": ...
+
+
+@overload
+def wrap(
+    func: Callable[_P, _R],
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "Wrapper[_P, _R]": ...
+
+
+def wrap(
+    func: Any,
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], Any], _Values], Any]] = None,
 ) -> Any:
     """Wrap ``func`` so that each call's values reach one handler.
 
@@ -354,7 +397,7 @@ class _WrapperType(type):
         return wrap(func, before=before, around=around)
 
 
-class Wrapper(metaclass=_WrapperType):
+class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
     """What :func:`wrap` returns: a callable with ``func``'s signature that
     hands each call's values to a handler.
 
@@ -365,14 +408,23 @@ class Wrapper(metaclass=_WrapperType):
     per-call state.  In the pure-Python implementation a wrapper is a
     generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
     type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
-    ``wrap(func, before=...)``.
+    ``wrap(func, before=...)``.  For type checkers it is generic in the
+    function's parameters and return type: ``Wrapper[P, R]``.
     """
 
     if TYPE_CHECKING:
-        __wrapped__: Callable[..., Any]
+        __wrapped__: Callable[_P, _R]
         __name__: str
         __qualname__: str
 
-        def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+        def __init__(
+            self,
+            func: Callable[_P, _R],
+            *,
+            before: Optional[_Before] = None,
+            around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+        ) -> None: ...
+
+        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
 
         def __get__(self, instance: Any, owner: Any = None) -> Any: ...

@@ -149,6 +149,12 @@ cdef class Wrapper:
         # answers for a functools.wraps wrapper and for the pure twin's.
         return _inspect_module.signature(self._func)
 
+    @classmethod
+    def __class_getitem__(cls, item):
+        # Generic for type checkers (the pure twin's annotations): the
+        # subscript names the same class, as typing's aliases do.
+        return _GenericAlias(cls, item)
+
     @property
     def _posonly_call(self):
         return (<Binder>self._binder)._plan.call()
