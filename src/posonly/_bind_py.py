@@ -34,7 +34,7 @@ def _generate_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
     ``plan``: its locals, less what a bound method's ``self`` or a partial's
     arguments filled."""
     values = []
-    for slot in plan.sources:
+    for slot in plan.sources if plan.sources is not None else range(len(layout.names)):
         name = layout.names[slot]
         if slot == plan.varargs_slot and plan.varargs_cut:
             name = f"{name}[{plan.varargs_cut}:]"

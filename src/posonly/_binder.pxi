@@ -46,8 +46,12 @@ cdef class Binder:
     cdef Py_ssize_t *_argument_slots
 
     def __cinit__(self, *args, **kwargs):
-        if len(args) == 1 and not kwargs:
+        # Binder(layout[, call]) as a Python function takes them, with its
+        # messages for anything else.
+        if not kwargs and len(args) == 1:
             layout, call = args[0], None
+        elif not kwargs and len(args) == 2:
+            layout, call = args
         else:
             layout, call = _binder_arguments(*args, **kwargs)
         self._c.vectorcall = posonly_binder_vectorcall

@@ -108,7 +108,7 @@ class Plan:
         "bound",
         "prefix",
         "preset",
-        "output",
+        "_output",
         "name",
         "n_posonly",
         "argcount",
@@ -154,36 +154,57 @@ class Plan:
         # The output: the values of the advertised layout, each taken from
         # the locals by name; *args less the items the prefix put there.
         output = call.output if call is not None else None
+        self._output = output
         if output is None:
-            output = _without_first(layout, len(self.prefix)) if self.prefix else layout
-        self.output = output
-        slot = {name: i for i, name in enumerate(layout.names)}
-        self.sources = tuple(slot[name] for name in output.names)
-        self.varargs_cut = (
-            max(0, len(self.prefix) - self.argcount) if output.varargs is not None else 0
-        )
-        # A contiguous tail of the locals (a bound method's): one slice.
-        start = self.sources[0] if self.sources else self.n_locals
-        self.tail = (
-            start
-            if not self.varargs_cut and self.sources == tuple(range(start, self.n_locals))
-            else -1
-        )
-        out_names = output.names
+            # The function's own parameters, less the first positional ones
+            # the prefix fills (a bound method's self): no Layout to build.
+            drop = min(len(self.prefix), self.argcount)
+            positional = (layout.posonly + layout.positional)[drop:]
+            out_varargs, kwonly, out_varkw = layout.varargs, layout.kwonly, layout.varkw
+            out_names = layout.names[drop:]
+            self.varargs_cut = (
+                len(self.prefix) - drop if out_varargs is not None else 0
+            )
+            self.tail = -1 if self.varargs_cut else drop
+            self.sources = tuple(range(drop, self.n_locals)) if self.tail else None
+        else:
+            positional = output.posonly + output.positional
+            out_varargs, kwonly, out_varkw = output.varargs, output.kwonly, output.varkw
+            out_names = output.names
+            slot = {name: i for i, name in enumerate(layout.names)}
+            self.sources = tuple([slot[name] for name in out_names])
+            self.varargs_cut = (
+                max(0, len(self.prefix) - self.argcount) if out_varargs is not None else 0
+            )
+            # A contiguous tail of the locals (a bound method's): one slice.
+            start = self.sources[0] if self.sources else self.n_locals
+            self.tail = (
+                start
+                if not self.varargs_cut and self.sources == tuple(range(start, self.n_locals))
+                else -1
+            )
         self.out_size = len(out_names)
         index = {name: i for i, name in enumerate(out_names)}
-        self.out_positional = output.argcount
-        self.out_varargs = index.get(output.varargs, -1)  # type: ignore[arg-type]
-        self.out_varkw = index.get(output.varkw, -1)  # type: ignore[arg-type]
-        self.out_kwonly = tuple((n, index[n]) for n in output.kwonly)
+        self.out_positional = len(positional)
+        self.out_varargs = index.get(out_varargs, -1)  # type: ignore[arg-type]
+        self.out_varkw = index.get(out_varkw, -1)  # type: ignore[arg-type]
+        self.out_kwonly = tuple((n, index[n]) for n in kwonly)
         signature_order = (
-            output.posonly
-            + output.positional
-            + ((output.varargs,) if output.varargs is not None else ())
-            + output.kwonly
-            + ((output.varkw,) if output.varkw is not None else ())
+            positional
+            + ((out_varargs,) if out_varargs is not None else ())
+            + kwonly
+            + ((out_varkw,) if out_varkw is not None else ())
         )
         self.arguments_order = tuple((n, index[n]) for n in signature_order)
+
+    @property
+    def output(self) -> Layout:
+        """The layout of the values: the signature advertised."""
+        if self._output is None:
+            self._output = (
+                _without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
+            )
+        return self._output
 
     # -- argument checks of the entry points (cold unless the types are odd) --
 
@@ -252,7 +273,7 @@ class Plan:
         prefix filled left out."""
         if self.tail >= 0:
             return values[self.tail :]
-        out = [values[i] for i in self.sources]
+        out = [values[i] for i in self.sources]  # type: ignore[union-attr]
         if self.varargs_cut:
             slot = self.out_varargs
             out[slot] = out[slot][self.varargs_cut :]
@@ -260,7 +281,7 @@ class Plan:
 
     def call(self) -> Call:
         """The :class:`Call` this plan binds."""
-        return Call(self.layout, self.prefix, self.preset, self.output)
+        return Call(self.layout, self.prefix, self.preset, self._output)
 
     def deep_copy_call(self, memo: Dict[int, Any]) -> Call:
         """The call of this plan with its prefix and keywords deep-copied,
@@ -269,7 +290,7 @@ class Plan:
 
         return Call(
             self.layout, copy.deepcopy(self.prefix, memo), copy.deepcopy(self.preset, memo),
-            self.output,
+            self._output,
         )
 
     def describe(self) -> str:
@@ -471,8 +492,8 @@ def make_binder(
     """``posonly.binder`` for one implementation's ``Binder`` class."""
     if isinstance(target, Layout):
         return binder_class(target)
-    if isinstance(target, types.FunctionType) and not advertises(target):
-        return binder_class(Layout.from_callable(target))
+    if _is_plain_function(target) and not advertises(target):
+        return binder_class(Layout._from_function(target))
     if not callable(target) and not isinstance(target, (classmethod, staticmethod)):
         raise TypeError(f"binder() needs a callable or a Layout, not {type(target).__name__}")
     call = resolve(target, follow_wrapped)
