@@ -397,22 +397,13 @@ class _WrapperType(type):
         return wrap(func, before=before, around=around)
 
 
-class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
-    """What :func:`wrap` returns: a callable with ``func``'s signature that
-    hands each call's values to a handler.
+if TYPE_CHECKING:
 
-    It looks as :func:`functools.wraps` makes a wrapper look (``__wrapped__``,
-    ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
-    ``__dict__``), is a method on a class, a coroutine function when ``func``
-    is one, and pickles by reference as a function does.  It holds no
-    per-call state.  In the pure-Python implementation a wrapper is a
-    generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
-    type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
-    ``wrap(func, before=...)``.  For type checkers it is generic in the
-    function's parameters and return type: ``Wrapper[P, R]``.
-    """
+    class Wrapper(Generic[_P, _R]):
+        """What :func:`wrap` returns, as type checkers see it: generic in the
+        function's parameters and return type (no metaclass in the way of
+        its constructor's types)."""
 
-    if TYPE_CHECKING:
         __wrapped__: Callable[_P, _R]
         __name__: str
         __qualname__: str
@@ -428,3 +419,23 @@ class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
         def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
 
         def __get__(self, instance: Any, owner: Any = None) -> Any: ...
+
+else:
+
+    class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
+        """What :func:`wrap` returns: a callable with ``func``'s signature that
+        hands each call's values to a handler.
+
+        It looks as :func:`functools.wraps` makes a wrapper look (``__wrapped__``,
+        ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
+        ``__dict__``), is a method on a class, a coroutine function when ``func``
+        is one, and pickles by reference as a function does.  It holds no
+        per-call state.  In the pure-Python implementation a wrapper is a
+        generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
+        type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
+        ``wrap(func, before=...)``.  For type checkers it is generic in the
+        function's parameters and return type: ``Wrapper[P, R]``.
+        """
+
+        def __init_subclass__(cls, **kwargs: Any) -> None:
+            raise TypeError(f"type '{__name__}.Wrapper' is not an acceptable base type")
