@@ -310,8 +310,9 @@ class Layout:
         """
         if not isinstance(text, str):
             raise TypeError(f"parse() needs a str, not {type(text).__name__}")
+        source = f"def _({text}):\n pass\n"
         try:
-            tree = ast.parse(f"def _({text}):\n pass\n", mode="exec")
+            tree = ast.parse(source, mode="exec")
         except SyntaxError as exc:
             raise ValueError(f"invalid parameter list {text!r}: {exc.msg}") from None
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
@@ -322,10 +323,10 @@ class Layout:
             try:
                 return ast.literal_eval(node)
             except ValueError:
-                raise ValueError(
-                    f"default {ast.get_source_segment(text, node) or ast.dump(node)} "
-                    "is not a Python literal"
-                ) from None
+                # The default as written (the node's offsets are the
+                # generated def's).
+                written = ast.get_source_segment(source, node)
+                raise ValueError(f"default {written!r} is not a Python literal") from None
 
         kwdefaults = {
             arg.arg: literal(default)
