@@ -158,6 +158,70 @@ def initialize_locals(
 _binder_arguments = binder_arguments()
 
 
+def _partial_values(
+    plan: Plan, function: Callable[..., tuple], partial_function: Callable[..., tuple],
+    args: Tuple[Any, ...], kwargs: Dict[str, Any],
+) -> tuple:
+    """``Binder.partial``: the call's binding with :data:`MISSING` for the
+    required parameters not given."""
+    if plan.bound:
+        args = plan.prefix + args
+        if plan.preset:
+            kwargs = {**plan.preset, **kwargs}
+    try:
+        return partial_function(*args, **kwargs)
+    except TypeError:
+        if len(args) <= plan.argcount or plan.varargs_slot >= 0:
+            raise
+    # Too many positionals: the message counts the parameters that have
+    # defaults, so the call's own function words it (and raises it).
+    return function(*args, **kwargs)
+
+
+# PyPy names the callee in "keywords must be strings" by its __module__ and
+# __qualname__ (CPython does not name it): there, a binder of a function and
+# its partial() and arguments() carry the function's, so that the message
+# is the one calling the function gives.
+_NAMED_BY_CALLEE = sys.implementation.name != "cpython"
+
+_ENTRY_POINTS = """\
+def partial(*args, **kwargs):
+    return _partial_values(_plan, _function, _partial_function, args, kwargs)
+def arguments(*args, **kwargs):
+    if _plan.bound:
+        args = _plan.prefix + args
+        if _plan.preset:
+            kwargs = {**_plan.preset, **kwargs}
+    return _plan.arguments(_function(*args, **kwargs))
+"""
+
+
+def _name_as(binder: "Binder", target: Any) -> None:
+    module = getattr(target, "__module__", None)
+    qualname = getattr(target, "__qualname__", None)
+    if not isinstance(qualname, str):
+        return
+    plan = binder._plan
+    namespace: Dict[str, Any] = {
+        "_plan": plan, "_function": binder._function,
+        "_partial_function": binder._partial_function, "_partial_values": _partial_values,
+    }
+    exec(_ENTRY_POINTS, namespace)
+    attributes = binder.__dict__
+    for name in ("partial", "arguments"):
+        attributes[name] = namespace.pop(name)
+    name = getattr(target, "__name__", qualname)
+    entry_points = (attributes["partial"], attributes["arguments"])
+    for function in (binder._function, binder._partial_function) + entry_points:
+        function.__module__ = module
+        function.__qualname__ = qualname
+    for function in entry_points:  # PyPy 3.9 names a function by __name__
+        function.__name__ = name
+    attributes["__module__"] = module
+    attributes["__qualname__"] = qualname
+    attributes["__name__"] = name
+
+
 def _not_a_binder_attribute(self: Any) -> Any:
     raise AttributeError("not an attribute of a Binder")
 
@@ -207,7 +271,9 @@ class Binder(_Partial, Generic[_P]):
     :func:`posonly.binder`.
     """
 
-    __slots__ = ("layout", "_plan", "_function", "_partial_function")
+    __slots__ = ("layout", "_plan", "_function", "_partial_function") + (
+        ("__dict__",) if _NAMED_BY_CALLEE and not hasattr(_Partial(len), "__dict__") else ()
+    )
 
     layout: Layout
 
@@ -222,6 +288,8 @@ class Binder(_Partial, Generic[_P]):
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_function", function)
         object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan))
+        if _NAMED_BY_CALLEE and call is not None and call.callee is not None:
+            _name_as(self, call.callee)
         return self
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -251,7 +319,11 @@ class Binder(_Partial, Generic[_P]):
         args = plan.star_args(args)
         kwargs = plan.star_kwargs(kwargs)
         if plan.bound:
-            return self(*args, **kwargs) if kwargs else self(*args)
+            # As partial's call does (the binder's own, but named as the
+            # function where the interpreter names the callee).
+            args = plan.prefix + args
+            if plan.preset:
+                kwargs = {**plan.preset, **kwargs} if kwargs else plan.preset
         return self._function(*args, **kwargs) if kwargs else self._function(*args)
 
     def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
@@ -278,21 +350,7 @@ class Binder(_Partial, Generic[_P]):
 
     def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> tuple:
         """Like a call, but required parameters not given are :data:`MISSING`."""
-        plan = self._plan
-        positional: Tuple[Any, ...] = args
-        keywords: Dict[str, Any] = kwargs
-        if plan.bound:
-            positional = plan.prefix + positional
-            if plan.preset:
-                keywords = {**plan.preset, **keywords}
-        try:
-            return self._partial_function(*positional, **keywords)
-        except TypeError:
-            if len(positional) <= plan.argcount or plan.varargs_slot >= 0:
-                raise
-        # Too many positionals: the message counts the parameters that have
-        # defaults, so the call's own function words it (and raises it).
-        return self._function(*positional, **keywords)
+        return _partial_values(self._plan, self._function, self._partial_function, args, kwargs)
 
     def arguments(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Dict[str, Any]:
         """Bind the call; return a dict of name to value in signature order."""

@@ -8,6 +8,7 @@ conversions from a locals tuple (``arguments``, ``apply``) live here once.
 from __future__ import annotations
 
 import functools
+import sys
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
@@ -56,7 +57,7 @@ class Call:
     parameters, where that is a Python function, else ``None``.
     """
 
-    __slots__ = ("layout", "prefix", "preset", "output", "target")
+    __slots__ = ("layout", "prefix", "preset", "output", "target", "callee")
 
     def __init__(
         self,
@@ -71,6 +72,7 @@ class Call:
         self.preset = preset or None
         self.output = output
         self.target = target
+        self.callee: Any = None  # a function or method whose name PyPy's messages use
 
     def bound_to(self, first: Any) -> "Call":
         """This call as a method bound to ``first``: the interpreter puts
@@ -482,6 +484,7 @@ def descriptor_refused(func: Any) -> TypeError:
 
 
 BinderT = TypeVar("BinderT")
+_NAMED_BY_CALLEE = sys.implementation.name != "cpython"
 
 
 def make_binder(
@@ -493,8 +496,15 @@ def make_binder(
     if isinstance(target, Layout):
         return binder_class(target)
     if _is_plain_function(target) and not advertises(target):
-        return binder_class(Layout._from_function(target))
+        layout = Layout._from_function(target)
+        if _NAMED_BY_CALLEE:  # the function names PyPy's messages
+            call = Call(layout)
+            call.callee = target
+            return binder_class(layout, call)
+        return binder_class(layout)
     if not callable(target) and not isinstance(target, (classmethod, staticmethod)):
         raise TypeError(f"binder() needs a callable or a Layout, not {type(target).__name__}")
     call = resolve(target, follow_wrapped)
+    if _NAMED_BY_CALLEE and isinstance(target, (types.FunctionType, types.MethodType)):
+        call.callee = target
     return binder_class(call.layout, call)
