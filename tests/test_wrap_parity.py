@@ -175,3 +175,33 @@ def test_layout_parse_shows_the_default_as_written():
     with pytest.raises(ValueError) as info:
         Layout.parse("a, /, b=1, *, c=f(2)")
     assert str(info.value) == "default 'f(2)' is not a Python literal"
+
+
+def test_tools_see_a_wrapper_as_they_see_a_functools_wraps_one(impl):
+    from unittest import mock
+
+    def logged(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    for kind, make in (("posonly", lambda func: impl.wrap(func, before=lambda values: None)),
+                       ("functools", logged)):
+        wrapper = make(f)
+        if kind == "posonly":  # a functools one's own is (*args, **kwargs)
+            assert inspect.signature(wrapper, follow_wrapped=False) == inspect.signature(f)
+        assert inspect.getsourcelines(wrapper) == inspect.getsourcelines(f), kind
+        assert inspect.getsource(wrapper) == inspect.getsource(f), kind
+        spec = mock.create_autospec(wrapper)
+        spec(1, b=2)
+        spec.assert_called_once_with(1, b=2)
+        with pytest.raises(TypeError):
+            spec(1, 2, 3)
+        with pytest.raises(TypeError):
+            spec(1, d=4)
+    bound = impl.wrap(Account().deposit, before=lambda values: None)
+    assert inspect.signature(bound, follow_wrapped=False) == inspect.signature(Account().deposit)
+    with pytest.raises(TypeError):
+        mock.create_autospec(bound)(1, 2, 3)
