@@ -338,6 +338,8 @@ def _stop_unwrapping(obj: Any) -> bool:
 def _error_name(obj: Any) -> str:
     """What a call's errors would call ``obj``: its qualified name, else its
     name, else its type's."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func  # a partial's errors are its function's
     name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
     return name if isinstance(name, str) else type(obj).__name__
 
