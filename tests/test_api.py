@@ -185,7 +185,8 @@ def test_entry_point_argument_types(impl):
     assert "after ** must be a mapping, not list" in expected[2]
     assert outcome(lambda: bind.bind((), [1])) == expected
     kwargs = {"x": 1, 2: 3}
-    expected = outcome(lambda: func(1, **kwargs))
+    # PyPy names the callee here: a binder of f answers as f does.
+    expected = outcome(lambda: f(1, **kwargs))
     assert "keywords must be strings" in expected[2]
     assert outcome(lambda: bind.bind((1,), kwargs)) == expected
     assert bind.vectorcall((1, 2), ()) == (1, 2, {})

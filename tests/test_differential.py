@@ -175,12 +175,14 @@ def test_a_non_string_keyword_gets_the_interpreters_message(impl, layout, seed, 
         kwargs[rng.choice([1, None, b"k"])] = "value"
         expected = outcome(lambda: target(*args, **kwargs))
         assert expected[0] == "error"
-        for entry in (bind.bind, bind.partial, bind.arguments, bind):
-            if entry is bind.bind:
+        for entry in ("bind", "partial", "arguments", "call"):
+            if entry == "bind":
                 got = outcome(lambda: bind.bind(args, kwargs))
+            elif entry == "call":
+                got = outcome(lambda: bind(*args, **kwargs))
             else:
-                got = outcome(lambda: entry(*args, **kwargs))
-            if entry is bind and sys.implementation.name == "pypy" and sys.version_info < (3, 10):
+                got = outcome(lambda: getattr(bind, entry)(*args, **kwargs))
+            if entry == "call" and sys.implementation.name == "pypy" and sys.version_info < (3, 10):
                 # PyPy 3.9 names a callee that is not a function by its
                 # type, whatever it is: the binder is one.
                 assert got == (expected[0], expected[1], expected[2].replace(
