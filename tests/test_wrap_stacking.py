@@ -90,6 +90,12 @@ def dress(func, how, draw, impl):
             inspect.signature(partial)
         except ValueError:  # a partial inspect itself calls invalid
             return None
+        if any(name in layout.posonly for name in keywords):
+            # Before 3.13 inspect calls such a partial invalid; from 3.13 its
+            # signature leaves the parameter out, while the interpreter
+            # still binds it by position (the keyword goes to **kwargs):
+            # there is no advertised signature the call follows.
+            return None
         return partial
     if how == "posonly wrap":
         return impl.wrap(func, before=lambda values: None)
