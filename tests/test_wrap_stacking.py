@@ -19,6 +19,7 @@ implementations, that every generated call gives:
 import functools
 import inspect
 import random
+import sys
 
 import pytest
 from hypothesis import assume, given
@@ -242,8 +243,9 @@ def test_messages_name_the_function_bound(impl):
         assert message[0] == "error"
         assert outcome(lambda: impl.binder(obj)(*args, **kwargs)) == message
         assert outcome(lambda: impl.wrap(obj, before=print)(*args, **kwargs)) == message
+    expected = "CI.__call__()" if sys.version_info >= (3, 10) else "__call__()"
     assert outcome(lambda: impl.binder(CI())(1, 2))[2].endswith(
-        "CI.__call__() takes 2 positional arguments but 3 were given"
+        f"{expected} takes 2 positional arguments but 3 were given"
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Sequence, Tuple, TypeVar
 
 from . import _errors
@@ -294,6 +295,14 @@ class Binder(_Partial, Generic[_P]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(f"type '{__name__}.Binder' is not an acceptable base type")
+
+    if not TYPE_CHECKING:
+
+        @classmethod
+        def __class_getitem__(cls, item: Any) -> Any:
+            # As the compiled class's: the subscript names the same class
+            # (3.9 has no ParamSpec for typing's own checks to accept).
+            return types.GenericAlias(cls, item)
 
     if TYPE_CHECKING:
 

@@ -439,3 +439,9 @@ else:
 
         def __init_subclass__(cls, **kwargs: Any) -> None:
             raise TypeError(f"type '{__name__}.Wrapper' is not an acceptable base type")
+
+        @classmethod
+        def __class_getitem__(cls, item: Any) -> Any:
+            # As the compiled class's: the subscript names the same class (3.9
+            # has no ParamSpec for typing's own checks to accept).
+            return types.GenericAlias(cls, item)
