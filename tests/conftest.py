@@ -38,7 +38,7 @@ def _load(name: str) -> types.SimpleNamespace:
     return types.SimpleNamespace(
         name=name,
         Binder=module.Binder,
-        binder=lambda target: make_binder(module.Binder, target),
+        binder=lambda target, follow_wrapped=True: make_binder(module.Binder, target, follow_wrapped),
         wrap=module.wrap,
         Wrapper=module.Wrapper,
     )

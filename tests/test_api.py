@@ -185,7 +185,8 @@ def test_entry_point_argument_types(impl):
     assert "after ** must be a mapping, not list" in expected[2]
     assert outcome(lambda: bind.bind((), [1])) == expected
     kwargs = {"x": 1, 2: 3}
-    expected = outcome(lambda: func(1, **kwargs))
+    # PyPy names the callee here: a binder of f answers as f does.
+    expected = outcome(lambda: f(1, **kwargs))
     assert "keywords must be strings" in expected[2]
     assert outcome(lambda: bind.bind((1,), kwargs)) == expected
     assert bind.vectorcall((1, 2), ()) == (1, 2, {})
@@ -234,10 +235,10 @@ def test_a_non_str_key_is_refused_before_any_binding_error(impl):
         pass
 
     bind = impl.binder(f)
-    func = make_function(bind.layout)  # f, but in no module, as a layout is
     for args, kwargs in [((), {"zz": 1, 2: 3}), ((1,), {"b": 1, "b2": 2, 3: 4}),
                          ((1, 2), {"b": 1, None: 2}), ((), {"a": 1, 5: 1})]:
-        expected = outcome(lambda: func(*args, **kwargs))
+        # PyPy names the callee here: a binder of f answers as f does.
+        expected = outcome(lambda: f(*args, **kwargs))
         assert expected[:2] == ("error", TypeError)
         assert "keywords must be strings" in expected[2]
         assert outcome(lambda: bind.bind(args, kwargs)) == expected

@@ -7,6 +7,7 @@ containers; errors the same type with the same message.
 """
 
 import random
+import sys
 
 import pytest
 from hypothesis import given
@@ -142,3 +143,49 @@ def test_differential_suite_compared_calls():
         pytest.skip("run together with the generated tests to count their calls")
     print(f"\ndifferential calls compared: {compared_calls}")
     assert compared_calls > 1000
+
+
+def _named_function(layout):
+    """The oracle function of ``layout`` in a module of its own, so that a
+    message that names the function with its module (PyPy's) can be told
+    from one that does not."""
+    func = make_function(layout)
+    func.__module__ = "app.services"
+    return func
+
+
+@given(layout=layouts(), seed=st.integers(0, 2**32 - 1), bound=st.booleans())
+def test_a_non_string_keyword_gets_the_interpreters_message(impl, layout, seed, bound):
+    """A key that is not a str in ``**kwargs``: CPython's message names no
+    function, PyPy's names the callee (a function by its module and
+    qualified name).  A binder of a function, or of a bound method, answers
+    as calling it does, through each entry point that takes ``**kwargs``."""
+    func = _named_function(layout)
+    if bound:
+        if not layout.argcount and layout.varargs is None:
+            return
+        target = type("Service", (), {"compute": func})().compute
+    else:
+        target = func
+    bind = impl.binder(target)
+    rng = random.Random(seed)
+    for _ in range(10):
+        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
+        kwargs = dict(zip(kwnames, kwvalues))
+        kwargs[rng.choice([1, None, b"k"])] = "value"
+        expected = outcome(lambda: target(*args, **kwargs))
+        assert expected[0] == "error"
+        for entry in ("bind", "partial", "arguments", "call"):
+            if entry == "bind":
+                got = outcome(lambda: bind.bind(args, kwargs))
+            elif entry == "call":
+                got = outcome(lambda: bind(*args, **kwargs))
+            else:
+                got = outcome(lambda: getattr(bind, entry)(*args, **kwargs))
+            if entry == "call" and sys.implementation.name == "pypy" and sys.version_info < (3, 10):
+                # PyPy 3.9 names a callee that is not a function by its
+                # type, whatever it is: the binder is one.
+                assert got == (expected[0], expected[1], expected[2].replace(
+                    expected[2].partition(" keywords")[0], "Binder object"))
+            else:
+                assert got == expected, entry

@@ -322,3 +322,77 @@ def test_each_recipe_runs_as_a_script(name, capsys):
         "memoize": "computing area(2, 3)",
     }[name]
     assert expected in lines
+
+
+# -- over a function already decorated with functools.wraps ----------------------
+
+
+def _logged(func):
+    calls = []
+
+    @functools.wraps(func)
+    def logged(*args, **kwargs):
+        calls.append(args)
+        return func(*args, **kwargs)
+
+    logged.calls = calls
+    return logged
+
+
+def test_validate_over_a_functools_wraps_decorator(version):
+    @_logged
+    def pay(amount, currency="EUR"):
+        return amount, currency
+
+    checked = version(validate)(amount=lambda v: v > 0, currency=str.isupper)(pay)
+    assert checked(5) == (5, "EUR")
+    assert checked(amount=5, currency="USD") == (5, "USD")
+    with pytest.raises(validate.ValidationError) as info:
+        checked(5, "usd")
+    assert info.value.parameter == "currency"
+    assert len(pay.calls) == 2  # the decorator still runs, once per call
+    message = _type_error(checked, 1, "USD", 3)
+    assert len(pay.calls) == 2  # a call that does not bind does not get there
+    if version.kind == "posonly":
+        assert message == _type_error(pay, 1, "USD", 3)
+
+
+def test_memoize_over_a_functools_wraps_decorator(version):
+    @_logged
+    def area(w, h=1):
+        return w * h
+
+    cached = version(memoize)()(area)
+    assert {cached(2, 3), cached(2, h=3), cached(w=2, h=3)} == {6}
+    assert len(area.calls) == 1
+
+
+def test_trace_over_a_functools_wraps_decorator(version):
+    calls = []
+
+    @_logged
+    def fetch(url, /, timeout=10, *, retries=3):
+        return url
+
+    traced = version(trace)(calls.append)(fetch)
+    assert traced("x", retries=1) == "x"
+    assert calls == [trace.Call(fetch.__qualname__, {"url": "x", "timeout": 10, "retries": 1})]
+
+
+def test_the_readmes_stacking_example_says_what_happens():
+    import re
+
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    (validate_block,) = [b for b in blocks if "def validate(" in b]
+    (stacking,) = [b for b in blocks if "def logged(" in b]
+    namespace = {}
+    exec(validate_block.split("\npay(5")[0], namespace)
+    exec(stacking.split("\npay(1")[0], namespace)
+    pay = namespace["pay"]
+    assert pay(5) is None
+    with pytest.raises(ValueError, match="bad amount=-5"):
+        pay(-5)
+    with pytest.raises(TypeError) as info:
+        pay(1, "USD", 3)
+    assert f"# TypeError: {info.value}" in stacking

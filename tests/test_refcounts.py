@@ -418,3 +418,55 @@ def test_making_wrappers_does_not_leak(impl):
     handler = print
     assert_flat(lambda: impl.wrap(func, before=handler), [func, handler, call.layout], calls=300)
     assert_flat(lambda: impl.wrap(func, before=3), [func], calls=300)
+
+
+def test_binders_of_partials_and_callable_instances_do_not_leak(impl):
+    """The general path with a prefix and a partial's keywords: the merged
+    keywords, the stack with the prefix, the values taken from the locals."""
+    import functools
+
+    def g(a, b, c=3, *rest, d, **kw):
+        return a
+
+    class CI:
+        def __call__(self, a, *, b=2):
+            return a
+
+    first, keyword, value = Value("first"), Value("keyword"), Value("value")
+    cases = [
+        (functools.partial(g, first, d=keyword), [((value,), {}), ((value, value, value), {"e": value}),
+                                                 ((), {}), ((value,), {"b": value}), ((value,), {1: value})]),
+        (functools.partial(g, first, value, value, value), [((), {"d": value}), ((), {})]),
+        (CI(), [((value,), {}), ((value, value), {}), ((), {"b": value})]),
+    ]
+    for target, calls in cases:
+        bind = impl.binder(target)
+        wrapper = impl.wrap(target, around=lambda proceed, values: proceed(values))
+
+        def run():
+            for args, kwargs in calls:
+                outcome(lambda: bind(*args, **kwargs))
+                outcome(lambda: bind.partial(*args, **kwargs))
+                outcome(lambda: bind.arguments(*args, **kwargs))
+                outcome(lambda: bind.bind(args, kwargs))
+                outcome(lambda: wrapper(*args, **kwargs))
+
+        assert_flat(run, [first, keyword, value, bind, target], calls=300)
+
+
+def test_resolving_what_a_callable_advertises_does_not_leak(impl):
+    import functools
+
+    def inner(a, b=2):
+        return a
+
+    @functools.wraps(inner)
+    def outer(*args, **kwargs):
+        return inner(*args, **kwargs)
+
+    def run():
+        impl.binder(outer)(1)
+        impl.binder(functools.partial(inner, 1))()
+        impl.wrap(outer, before=lambda values: None)(1)
+
+    assert_flat(run, [inner, outer], calls=200)

@@ -35,9 +35,16 @@ MISTAKES = textwrap.dedent(
     binder(f, 1)
     posonly.wrap(f, before=1)
     posonly.wrap(f, after=print)
+    posonly.wrap(f, before=print)("x")
+    posonly.wrap(f, before=print)(1, 2, 3)
+    text: str = posonly.wrap(f, before=print)(1)
+    posonly.Wrapper(f, before=print)(1, bogus=1)
+    bind(1, 2, 3)
+    bind.arguments(b=2)
+    missing: int = posonly.MISSING
     """
 )
-MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15}
+MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22}
 
 
 def _mypy_available() -> bool:
@@ -100,3 +107,46 @@ def test_typing_check_holds_at_run_time(impl, monkeypatch):
 
     monkeypatch.setattr(typing_check, "binder", impl.binder)
     typing_check.check()
+
+
+# pyright, where it is installed (pip install pyright; it runs on node): the
+# same file must check clean and the same mistakes be caught.
+
+
+@pytest.fixture(scope="module")
+def pyright_output(tmp_path_factory):
+    try:
+        import pyright  # noqa: F401
+    except ImportError:
+        pytest.skip("pyright is not installed (pip install pyright)")
+    folder = tmp_path_factory.mktemp("pyright")
+    mistakes = folder / "typing_mistakes.py"
+    mistakes.write_text(MISTAKES)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable,
+         "tests/typing_check.py", str(mistakes)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    if "error" not in result.stdout and result.returncode not in (0, 1):
+        pytest.skip(f"pyright did not run here:\n{result.stdout}\n{result.stderr}")
+    return mistakes.name, result.stdout
+
+
+def _pyright_errors(output, keep):
+    found = set()
+    for line in output.splitlines():
+        match = re.match(r"\s*(.+?):(\d+):\d+ - error: ", line)
+        if match and keep(Path(match.group(1)).name):
+            found.add(int(match.group(2)))
+    return found
+
+
+def test_typing_check_passes_pyright(pyright_output):
+    mistakes_name, output = pyright_output
+    assert not _pyright_errors(output, lambda name: name != mistakes_name), output
+
+
+def test_pyright_catches_every_misuse_of_the_public_api(pyright_output):
+    mistakes_name, output = pyright_output
+    assert _pyright_errors(output, lambda name: name == mistakes_name) == MISTAKE_LINES, output

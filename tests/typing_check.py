@@ -52,9 +52,8 @@ def check() -> None:
     assert layout.names == ("a", "b", "c", "d", "e", "g")
 
     bind = binder(f)
-    assert_type(bind, Binder)
-    assert_type(binder(layout), Binder)
-    assert_type(binder(Counter().add), Binder)
+    assert_type(binder(layout), Binder[...])
+    assert_type(binder(Counter().add)(2), tuple[Any, ...])
     assert_type(bind.layout, Layout)
 
     values = bind(1, 2, 3, e=5)
@@ -64,8 +63,9 @@ def check() -> None:
     assert_type(bind.vectorcall((1, 2, 3, 5), ("e",)), tuple[Any, ...])
     assert bind.vectorcall([1, 2, 3, 5], ("e",)) == values
 
-    partial = bind.partial(1)
+    partial = bind.partial(1, 2, 3, e=5)
     assert_type(partial, tuple[Any, ...])
+    partial = binder(layout).partial(1)
     assert partial[2] is MISSING
 
     arguments = bind.arguments(1, 2, 3, e=5)
@@ -81,8 +81,17 @@ def check() -> None:
 
     seen: list[tuple[Any, ...]] = []
     checked = wrap(f, before=seen.append)
-    assert_type(checked, Wrapper)
-    assert checked(1, 2, 3, e=5) == 22 and seen == [values]
+    # The wrapper carries the function's parameters and return type: a
+    # result needs no cast, and a wrong call is a type error (see
+    # tests/test_typing.py's mistakes).
+    total = checked(1, 2, 3, e=5)
+    assert_type(total, int)
+    assert total == 22 and seen == [values]
+    constructed = Wrapper(f, before=seen.append)
+    assert_type(constructed(1, 2, 3, e=5, g=0), int)
+    assert_type(bind(1, 2, 3, e=5), tuple[Any, ...])
+    assert_type(bind.arguments(1, 2, 3, e=5), dict[str, Any])
+    assert_type(binder(f, follow_wrapped=False)(1, 2, 3, e=5), tuple[Any, ...])
     assert isinstance(checked, Wrapper)
     assert checked.__wrapped__ is f and checked.__qualname__ == "f"
 
@@ -92,6 +101,11 @@ def check() -> None:
     assert wrap(f, around=around)(1, 2, 3, e=5) == 19
     wrapped_g: Callable[..., int] = wrap(g, before=seen.append)
     assert wrapped_g(1, x=2) == 3
+
+
+    static = posonly.wrap(staticmethod(g), before=seen.append)
+    assert isinstance(static, staticmethod)
+    assert static.__func__(1, x=2) == 3
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Literal, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar, Union, overload
 
 from ._common import make_binder
 from ._impl import compiled as _compiled
@@ -49,14 +49,33 @@ IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
 
-def binder(target: Union[Callable[..., Any], Layout]) -> Binder:
+if TYPE_CHECKING:
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
+else:
+    _P = TypeVar("_P")
+
+
+@overload
+def binder(target: Layout, *, follow_wrapped: bool = True) -> "Binder[...]": ...
+
+
+@overload
+def binder(target: Callable[_P, Any], *, follow_wrapped: bool = True) -> "Binder[_P]": ...
+
+
+def binder(target: Union[Callable[..., Any], Layout], *, follow_wrapped: bool = True) -> Any:
     """A binder for a callable or a :class:`Layout`.
 
-    A bound method's binder binds as calling the bound method does: the
-    messages count ``self`` as the interpreter's do, and the result leaves it
-    out.  Anything else is bound through its layout
-    (:meth:`Layout.from_callable`).  Raises :class:`TypeError` for an object
+    The signature bound is the one the callable advertises, as
+    :func:`inspect.signature` finds it: a ``__wrapped__`` chain is followed
+    (unless ``follow_wrapped`` is false) and a ``__signature__`` honoured.
+    Each call binds as the interpreter binds calling ``target``: a bound
+    method's, a callable instance's or a :func:`functools.partial`'s
+    messages count the values the call puts first as the interpreter's do,
+    and the result leaves them out.  Raises :class:`TypeError` for an object
     that is neither callable nor a layout, and whatever
     :func:`inspect.signature` raises for a callable without a signature.
     """
-    return make_binder(Binder, target)
+    return make_binder(Binder, target, follow_wrapped)

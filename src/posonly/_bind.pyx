@@ -31,10 +31,13 @@ from libc.string cimport memcpy
 import functools
 import inspect as _inspect_module
 import sys
-from types import MethodType
+from types import GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
-from posonly._common import NO_DEFAULT, Plan, make_binder
+from posonly._common import (
+    NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments, descriptor_refused,
+    make_binder, wrapper_arguments,
+)
 from posonly._layout import MISSING, Layout
 
 cdef extern from "_binder.h":
@@ -43,6 +46,7 @@ cdef extern from "_binder.h":
     void posonly_declare_method_descriptor(PyTypeObject *tp)
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
+    int posonly_set_type_attribute(PyTypeObject *tp, const char *name, object value) except -1
     int posonly_str_eq(PyObject *a, PyObject *b) except -1
     object _tuple_from_array "posonly_tuple_from_array"(PyObject **items, Py_ssize_t n)
     ctypedef struct posonly_plan:
@@ -123,7 +127,6 @@ __all__ = [
     "function_signature", "wrap",
 ]
 
-cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
 cdef PyObject *_MISSING = <PyObject *>MISSING
 

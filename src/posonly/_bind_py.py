@@ -18,27 +18,28 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
+import types
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Sequence, Tuple, TypeVar
 
 from . import _errors
-from ._common import NO_DEFAULT, Plan, name_function, parameter_list
+from ._common import NO_DEFAULT, Call, Plan, binder_arguments, name_function, parameter_list
 from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
 
 _EMPTY: Any = object()  # a local not filled yet
-_UNBOUND: Any = object()  # a binder of a function, not of a bound method
 
 
-def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
-    """A function with ``layout``'s signature that returns its locals; for a
-    ``bound`` method's binder, the locals without ``self`` (the first
-    positional, or the first item of ``*args``)."""
-    values = [name + ", " for name in layout.names]
-    if bound and layout.argcount:
-        del values[0]
-    elif bound and layout.varargs is not None:
-        values[layout.argcount + len(layout.kwonly)] = f"{layout.varargs}[1:], "
+def _generate_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
+    """A function with ``layout``'s signature that returns the output of
+    ``plan``: its locals, less what a bound method's ``self`` or a partial's
+    arguments filled."""
+    values = []
+    for slot in plan.sources if plan.sources is not None else range(len(layout.names)):
+        name = layout.names[slot]
+        if slot == plan.varargs_slot and plan.varargs_cut:
+            name = f"{name}[{plan.varargs_cut}:]"
+        values.append(name + ", ")
     namespace: Dict[str, Any] = {}
     exec(f"def f({parameter_list(layout)}):\n    return ({''.join(values)})\n", {}, namespace)
     function = namespace["f"]
@@ -49,7 +50,7 @@ def _generate_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
     return function  # type: ignore[no-any-return]
 
 
-def _generate_partial_function(layout: Layout, bound: bool) -> Callable[..., tuple]:
+def _generate_partial_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
     """The function of :meth:`Binder.partial`: ``layout``'s signature with
     :data:`MISSING` as the default of every required parameter, so that the
     interpreter binds the call, raises every error but "missing", and leaves
@@ -60,7 +61,7 @@ def _generate_partial_function(layout: Layout, bound: bool) -> Callable[..., tup
         layout.varkw, (MISSING,) * required + layout.defaults,
         {name: layout.kwdefaults.get(name, MISSING) for name in layout.kwonly},
     )
-    return _generate_function(with_defaults, bound)
+    return _generate_function(with_defaults, plan)
 
 
 # The keyword names of a vectorcall that a call with ``**kwargs`` expresses
@@ -155,6 +156,73 @@ def initialize_locals(
     return tuple(out)
 
 
+_binder_arguments = binder_arguments()
+
+
+def _partial_values(
+    plan: Plan, function: Callable[..., tuple], partial_function: Callable[..., tuple],
+    args: Tuple[Any, ...], kwargs: Dict[str, Any],
+) -> tuple:
+    """``Binder.partial``: the call's binding with :data:`MISSING` for the
+    required parameters not given."""
+    if plan.bound:
+        args = plan.prefix + args
+        if plan.preset:
+            kwargs = {**plan.preset, **kwargs}
+    try:
+        return partial_function(*args, **kwargs)
+    except TypeError:
+        if len(args) <= plan.argcount or plan.varargs_slot >= 0:
+            raise
+    # Too many positionals: the message counts the parameters that have
+    # defaults, so the call's own function words it (and raises it).
+    return function(*args, **kwargs)
+
+
+# PyPy names the callee in "keywords must be strings" by its __module__ and
+# __qualname__ (CPython does not name it): there, a binder of a function and
+# its partial() and arguments() carry the function's, so that the message
+# is the one calling the function gives.
+_NAMED_BY_CALLEE = sys.implementation.name != "cpython"
+
+_ENTRY_POINTS = """\
+def partial(*args, **kwargs):
+    return _partial_values(_plan, _function, _partial_function, args, kwargs)
+def arguments(*args, **kwargs):
+    if _plan.bound:
+        args = _plan.prefix + args
+        if _plan.preset:
+            kwargs = {**_plan.preset, **kwargs}
+    return _plan.arguments(_function(*args, **kwargs))
+"""
+
+
+def _name_as(binder: "Binder", target: Any) -> None:
+    module = getattr(target, "__module__", None)
+    qualname = getattr(target, "__qualname__", None)
+    if not isinstance(qualname, str):
+        return
+    plan = binder._plan
+    namespace: Dict[str, Any] = {
+        "_plan": plan, "_function": binder._function,
+        "_partial_function": binder._partial_function, "_partial_values": _partial_values,
+    }
+    exec(_ENTRY_POINTS, namespace)
+    attributes = binder.__dict__
+    for name in ("partial", "arguments"):
+        attributes[name] = namespace.pop(name)
+    name = getattr(target, "__name__", qualname)
+    entry_points = (attributes["partial"], attributes["arguments"])
+    for function in (binder._function, binder._partial_function) + entry_points:
+        function.__module__ = module
+        function.__qualname__ = qualname
+    for function in entry_points:  # PyPy 3.9 names a function by __name__
+        function.__name__ = name
+    attributes["__module__"] = module
+    attributes["__qualname__"] = qualname
+    attributes["__name__"] = name
+
+
 def _not_a_binder_attribute(self: Any) -> Any:
     raise AttributeError("not an attribute of a Binder")
 
@@ -177,15 +245,24 @@ class _CallThrough:
 
 
 if TYPE_CHECKING:
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
     _Partial = functools.partial[Tuple[Any, ...]]
 else:
     try:  # the C partial: on 3.12+ a subclass keeps its vectorcall
         from _functools import partial as _Partial
     except ImportError:
         _Partial = _CallThrough
+    try:  # only type checkers read it; 3.9 has no ParamSpec
+        from typing import ParamSpec
+
+        _P = ParamSpec("_P")
+    except ImportError:
+        _P = TypeVar("_P")
 
 
-class Binder(_Partial):
+class Binder(_Partial, Generic[_P]):
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
     Calling the binder binds its arguments and returns the locals tuple: the
@@ -195,24 +272,41 @@ class Binder(_Partial):
     :func:`posonly.binder`.
     """
 
-    __slots__ = ("layout", "_plan", "_function", "_partial_function", "_self")
+    __slots__ = ("layout", "_plan", "_function", "_partial_function") + (
+        ("__dict__",) if _NAMED_BY_CALLEE and not hasattr(_Partial(len), "__dict__") else ()
+    )
 
     layout: Layout
 
-    def __new__(cls, layout: Layout, bound_self: Any = _UNBOUND) -> "Binder":
-        plan = Plan(layout, bound_self is not _UNBOUND)
-        function = _generate_function(layout, plan.bound)
-        # A call is partial's: the function, after a bound method's self.
-        if plan.bound:
-            self = super().__new__(cls, function, bound_self)
-        else:
-            self = super().__new__(cls, function)
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Binder":
+        layout, call = _binder_arguments(*args, **kwargs)
+        plan = Plan(layout, call)
+        function = _generate_function(layout, plan)
+        # A call is partial's: the function, after a bound method's self or
+        # a partial's arguments, with a partial's keywords under the caller's.
+        self = super().__new__(cls, function, *plan.prefix, **(plan.preset or {}))
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_function", function)
-        object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan.bound))
-        object.__setattr__(self, "_self", bound_self)
+        object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan))
+        if _NAMED_BY_CALLEE and call is not None and call.callee is not None:
+            _name_as(self, call.callee)
         return self
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(f"type '{__name__}.Binder' is not an acceptable base type")
+
+    if not TYPE_CHECKING:
+
+        @classmethod
+        def __class_getitem__(cls, item: Any) -> Any:
+            # As the compiled class's: the subscript names the same class
+            # (3.9 has no ParamSpec for typing's own checks to accept).
+            return types.GenericAlias(cls, item)
+
+    if TYPE_CHECKING:
+
+        def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]: ...
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
@@ -233,8 +327,12 @@ class Binder(_Partial):
         plan = self._plan
         args = plan.star_args(args)
         kwargs = plan.star_kwargs(kwargs)
-        if self._self is not _UNBOUND:
-            args = (self._self,) + args
+        if plan.bound:
+            # As partial's call does (the binder's own, but named as the
+            # function where the interpreter names the callee).
+            args = plan.prefix + args
+            if plan.preset:
+                kwargs = {**plan.preset, **kwargs} if kwargs else plan.preset
         return self._function(*args, **kwargs) if kwargs else self._function(*args)
 
     def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
@@ -248,26 +346,22 @@ class Binder(_Partial):
             kwargs = dict(zip(kwnames, stack[nargs:]))
             if len(kwargs) == len(kwnames):
                 return self(*stack[:nargs], **kwargs)
-        if self._self is not _UNBOUND:
-            stack = (self._self,) + stack
-            return self._plan.drop_self(initialize_locals(self._plan, stack, nargs + 1, kwnames))
-        return initialize_locals(self._plan, stack, nargs, kwnames)
+        plan = self._plan
+        if plan.bound:
+            prefix = plan.prefix
+            preset = plan.preset or {}
+            # A partial's keywords go under the call's (the call's win).
+            extra = tuple(name for name in preset if name not in kwnames)
+            stack = prefix + stack + tuple(preset[name] for name in extra)
+            locals_ = initialize_locals(plan, stack, nargs + len(prefix), kwnames + extra)
+            return plan.drop_self(locals_)
+        return initialize_locals(plan, stack, nargs, kwnames)
 
-    def partial(self, /, *args: Any, **kwargs: Any) -> tuple:
+    def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> tuple:
         """Like a call, but required parameters not given are :data:`MISSING`."""
-        if self._self is not _UNBOUND:
-            args = (self._self,) + args
-        try:
-            return self._partial_function(*args, **kwargs)
-        except TypeError:
-            plan = self._plan
-            if len(args) <= plan.argcount or plan.varargs_slot >= 0:
-                raise
-        # Too many positionals: the message counts the parameters that have
-        # defaults, so the call's own function words it (and raises it).
-        return self._function(*args, **kwargs)
+        return _partial_values(self._plan, self._function, self._partial_function, args, kwargs)
 
-    def arguments(self, /, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+    def arguments(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Dict[str, Any]:
         """Bind the call; return a dict of name to value in signature order."""
         return self._plan.arguments(self.bind(args, kwargs))
 
@@ -280,9 +374,15 @@ class Binder(_Partial):
         return f"<posonly.Binder {self._plan.describe()}>"
 
     def __reduce__(self) -> Any:
-        if self._self is not _UNBOUND:
+        if self._plan.bound:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
+
+    def __copy__(self) -> "Binder":
+        return self
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder[_P]":
+        return Binder(self.layout, self._plan.deep_copy_call(memo))
 
 
 from ._wrap_py import Wrapper, wrap  # noqa: E402

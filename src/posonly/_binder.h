@@ -28,6 +28,13 @@ static int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) {
     return 0;
 }
 
+/* Set an attribute of a type Cython made static (setattr refuses). */
+static int posonly_set_type_attribute(PyTypeObject *tp, const char *name, PyObject *value) {
+    if (PyDict_SetItemString(tp->tp_dict, name, value) < 0) return -1;
+    PyType_Modified(tp);
+    return 0;
+}
+
 /* Instances behave as functions when looked up on a class: the
    interpreter calls them with the instance first, binding no method. */
 static void posonly_declare_method_descriptor(PyTypeObject *tp) {

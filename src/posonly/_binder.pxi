@@ -6,6 +6,9 @@
 # plain def's call for a method that only builds a tuple, on 3.14).
 # no_gc_clear: the C plan points into the name and default tuples, which a
 # clear would free; a binder is never the only clearable link of a cycle.
+cdef object _binder_arguments = binder_arguments()
+
+
 @cython.final
 @cython.binding(False)
 @cython.no_gc_clear
@@ -23,7 +26,8 @@ cdef class Binder:
     cdef readonly object layout
     cdef object _plan
     cdef object _name
-    cdef object _bound_self
+    cdef tuple _prefix  # a bound method's self, a partial's arguments
+    cdef object __weakref__
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
@@ -41,14 +45,22 @@ cdef class Binder:
     cdef tuple _argument_names
     cdef Py_ssize_t *_argument_slots
 
-    def __cinit__(self, layout, bound_self=_UNBOUND):
+    def __cinit__(self, *args, **kwargs):
+        # Binder(layout[, call]) as a Python function takes them, with its
+        # messages for anything else.
+        if not kwargs and len(args) == 1:
+            layout, call = args[0], None
+        elif not kwargs and len(args) == 2:
+            layout, call = args
+        else:
+            layout, call = _binder_arguments(*args, **kwargs)
         self._c.vectorcall = posonly_binder_vectorcall
         self._c.general = <void *>_binder_general
-        plan = Plan(layout, bound_self is not _UNBOUND)
+        plan = Plan(layout, call)
         self.layout = layout
         self._plan = plan
         self._name = plan.name
-        self._bound_self = bound_self
+        self._prefix = plan.prefix
         self._names = layout.names
         self._defaults = layout.defaults
         self._kwdefaults = plan.kwdefault_by_slot
@@ -283,15 +295,34 @@ cdef class Binder:
 
     cdef object _entry_bound(self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
                              PyObject *kwdict, bint partial):
+        """Bind with the prefix first (a bound method's self, a partial's
+        arguments) and a partial's keywords under the caller's, as the
+        interpreter calls them; the output leaves out what they filled."""
+        cdef Py_ssize_t k, n_prefix = PyTuple_GET_SIZE(<PyObject *>self._prefix)
         cdef Py_ssize_t total = nargs + (PyTuple_GET_SIZE(kwnames) if kwnames != NULL else 0)
-        cdef PyObject **stack = <PyObject **>PyMem_Malloc((total + 1) * sizeof(PyObject *))
+        cdef PyObject **stack
+        cdef dict merged
+        preset = self._plan.preset
+        if preset:
+            # functools.partial's merge: its keywords, then the caller's.
+            merged = dict(preset)
+            if kwnames != NULL:
+                for k in range(PyTuple_GET_SIZE(kwnames)):
+                    merged[<object>PyTuple_GET_ITEM(kwnames, k)] = <object>args[nargs + k]
+            elif kwdict != NULL:
+                merged.update(<object>kwdict)
+            kwnames = NULL
+            kwdict = <PyObject *>merged
+            total = nargs
+        stack = <PyObject **>PyMem_Malloc((total + n_prefix + 1) * sizeof(PyObject *))
         if stack == NULL:
             raise MemoryError()
-        stack[0] = <PyObject *>self._bound_self
+        if n_prefix:
+            memcpy(stack, tuple_items(<PyObject *>self._prefix, 0), n_prefix * sizeof(PyObject *))
         if total:
-            memcpy(stack + 1, args, total * sizeof(PyObject *))
+            memcpy(stack + n_prefix, args, total * sizeof(PyObject *))
         try:
-            values = self._bind(stack, nargs + 1, kwnames, kwdict, partial, False)
+            values = self._bind(stack, nargs + n_prefix, kwnames, kwdict, partial, False)
         finally:
             PyMem_Free(stack)
         return self._plan.drop_self(values)
@@ -390,6 +421,18 @@ cdef class Binder:
         if self._c.bound:
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
+
+    @classmethod
+    def __class_getitem__(cls, item):
+        # Generic for type checkers (the pure twin's annotations): the
+        # subscript names the same class, as typing's aliases do.
+        return _GenericAlias(cls, item)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return Binder(self.layout, self._plan.deep_copy_call(memo))
 
 
 

@@ -8,8 +8,9 @@ conversions from a locals tuple (``arguments``, ``apply``) live here once.
 from __future__ import annotations
 
 import functools
+import sys
 import types
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from ._layout import MISSING, Layout
 
@@ -43,16 +44,73 @@ def name_function(function: Any, name: str) -> None:
     function.__code__ = function.__code__.replace(co_name=name)
 
 
+class Call:
+    """How the interpreter calls a callable, as :func:`resolve` finds it.
+
+    ``layout`` is the parameter list the interpreter binds, named as its
+    errors name the function; ``prefix`` the positional values the call puts
+    before the caller's (a bound method's ``self``, a partial's ``args``);
+    ``preset`` the keywords it merges under the caller's (a partial's);
+    ``output`` the layout of the values a binder returns, the signature the
+    callable advertises (``None``: ``layout`` less what ``prefix`` fills).
+    ``target`` is what the interpreter ends up calling with ``layout``'s
+    parameters, where that is a Python function, else ``None``.
+    """
+
+    __slots__ = ("layout", "prefix", "preset", "output", "target", "callee")
+
+    def __init__(
+        self,
+        layout: Layout,
+        prefix: Tuple[Any, ...] = (),
+        preset: Optional[Dict[str, Any]] = None,
+        output: Optional[Layout] = None,
+        target: Any = None,
+    ) -> None:
+        self.layout = layout
+        self.prefix = prefix
+        self.preset = preset or None
+        self.output = output
+        self.target = target
+        self.callee: Any = None  # a function or method whose name PyPy's messages use
+
+    def bound_to(self, first: Any) -> "Call":
+        """This call as a method bound to ``first``: the interpreter puts
+        ``first`` after this call's own prefix."""
+        return Call(self.layout, self.prefix + (first,), self.preset, None, self.target)
+
+
+def _without_first(layout: Layout, n: int) -> Layout:
+    """``layout`` less what ``n`` leading positional values fill: its first
+    ``n`` positional parameters (then none of ``*args``'s name: the values
+    keep the rest of the tuple)."""
+    positional = layout.posonly + layout.positional
+    drop = min(n, len(positional))
+    n_posonly = max(0, len(layout.posonly) - drop)
+    kept = positional[drop:]
+    return Layout(
+        layout.name, kept[:n_posonly], kept[n_posonly:], layout.varargs, layout.kwonly,
+        layout.varkw, layout.defaults[max(0, len(layout.defaults) - len(kept)):],
+        layout.kwdefaults,
+    )
+
+
 class Plan:
     """A layout's numbers as a binder needs them, for one way of calling.
 
-    ``bound`` is true for a bound method's binder: the interpreter counts
-    ``self`` in its messages, and the output leaves it out.
+    ``call`` (a :class:`Call`) adds what the interpreter puts into the call
+    besides the caller's arguments: a bound method's ``self``, a partial's
+    arguments.  The interpreter counts them in its messages, and the output
+    (the values of ``call.output``) leaves them out.  ``bound`` is true when
+    there are any: such binders bind through the general path.
     """
 
     __slots__ = (
         "layout",
         "bound",
+        "prefix",
+        "preset",
+        "_output",
         "name",
         "n_posonly",
         "argcount",
@@ -70,13 +128,18 @@ class Plan:
         "out_kwonly",
         "out_varkw",
         "out_size",
+        "sources",
+        "varargs_cut",
+        "tail",
     )
 
-    def __init__(self, layout: Layout, bound: bool = False) -> None:
+    def __init__(self, layout: Layout, call: Optional[Call] = None) -> None:
         if not isinstance(layout, Layout):
             raise TypeError(f"a binder needs a Layout, not {type(layout).__name__}")
         self.layout = layout
-        self.bound = bound
+        self.prefix = call.prefix if call is not None else ()
+        self.preset = call.preset if call is not None else None
+        self.bound = bool(self.prefix or self.preset)
         self.name = layout.name
         self.n_posonly = len(layout.posonly)
         self.argcount = layout.argcount
@@ -90,25 +153,60 @@ class Plan:
         self.kwdefault_by_slot = tuple(kwdefaults.get(n, NO_DEFAULT) for n in layout.kwonly)
         self.keyword_candidates = layout.names[self.n_posonly : self.total_args]
 
-        # The output: the locals in frame order, less ``self`` when bound.
-        # ``self`` is the first positional parameter, or else the first item
-        # of ``*args``, which the output then leaves out.
-        drop = 1 if bound and self.argcount else 0
-        out_names = layout.names[drop:]
+        # The output: the values of the advertised layout, each taken from
+        # the locals by name; *args less the items the prefix put there.
+        output = call.output if call is not None else None
+        self._output = output
+        if output is None:
+            # The function's own parameters, less the first positional ones
+            # the prefix fills (a bound method's self): no Layout to build.
+            drop = min(len(self.prefix), self.argcount)
+            positional = (layout.posonly + layout.positional)[drop:]
+            out_varargs, kwonly, out_varkw = layout.varargs, layout.kwonly, layout.varkw
+            out_names = layout.names[drop:]
+            self.varargs_cut = (
+                len(self.prefix) - drop if out_varargs is not None else 0
+            )
+            self.tail = -1 if self.varargs_cut else drop
+            self.sources = tuple(range(drop, self.n_locals)) if self.tail else None
+        else:
+            positional = output.posonly + output.positional
+            out_varargs, kwonly, out_varkw = output.varargs, output.kwonly, output.varkw
+            out_names = output.names
+            slot = {name: i for i, name in enumerate(layout.names)}
+            self.sources = tuple([slot[name] for name in out_names])
+            self.varargs_cut = (
+                max(0, len(self.prefix) - self.argcount) if out_varargs is not None else 0
+            )
+            # A contiguous tail of the locals (a bound method's): one slice.
+            start = self.sources[0] if self.sources else self.n_locals
+            self.tail = (
+                start
+                if not self.varargs_cut and self.sources == tuple(range(start, self.n_locals))
+                else -1
+            )
         self.out_size = len(out_names)
         index = {name: i for i, name in enumerate(out_names)}
-        self.out_positional = self.argcount - drop
-        self.out_varargs = index.get(layout.varargs, -1)  # type: ignore[arg-type]
-        self.out_varkw = index.get(layout.varkw, -1)  # type: ignore[arg-type]
-        self.out_kwonly = tuple((n, index[n]) for n in layout.kwonly)
+        self.out_positional = len(positional)
+        self.out_varargs = index.get(out_varargs, -1)  # type: ignore[arg-type]
+        self.out_varkw = index.get(out_varkw, -1)  # type: ignore[arg-type]
+        self.out_kwonly = tuple((n, index[n]) for n in kwonly)
         signature_order = (
-            layout.posonly
-            + layout.positional
-            + ((layout.varargs,) if layout.varargs is not None else ())
-            + layout.kwonly
-            + ((layout.varkw,) if layout.varkw is not None else ())
+            positional
+            + ((out_varargs,) if out_varargs is not None else ())
+            + kwonly
+            + ((out_varkw,) if out_varkw is not None else ())
         )
-        self.arguments_order = tuple((n, index[n]) for n in signature_order if n in index)
+        self.arguments_order = tuple((n, index[n]) for n in signature_order)
+
+    @property
+    def output(self) -> Layout:
+        """The layout of the values: the signature advertised."""
+        if self._output is None:
+            self._output = (
+                _without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
+            )
+        return self._output
 
     # -- argument checks of the entry points (cold unless the types are odd) --
 
@@ -173,11 +271,29 @@ class Plan:
         return func(*positional, *extra, **keywords, **more)
 
     def drop_self(self, values: Tuple[Any, ...]) -> Tuple[Any, ...]:
-        """A bound method's output from the locals of its function."""
-        if self.argcount:
-            return values[1:]
-        slot = self.varargs_slot
-        return values[:slot] + (values[slot][1:],) + values[slot + 1 :]
+        """The output from the locals of the function bound: what the
+        prefix filled left out."""
+        if self.tail >= 0:
+            return values[self.tail :]
+        out = [values[i] for i in self.sources]  # type: ignore[union-attr]
+        if self.varargs_cut:
+            slot = self.out_varargs
+            out[slot] = out[slot][self.varargs_cut :]
+        return tuple(out)
+
+    def call(self) -> Call:
+        """The :class:`Call` this plan binds."""
+        return Call(self.layout, self.prefix, self.preset, self._output)
+
+    def deep_copy_call(self, memo: Dict[int, Any]) -> Call:
+        """The call of this plan with its prefix and keywords deep-copied,
+        as :func:`copy.deepcopy` copies a bound method's ``self``."""
+        import copy
+
+        return Call(
+            self.layout, copy.deepcopy(self.prefix, memo), copy.deepcopy(self.preset, memo),
+            self._output,
+        )
 
     def describe(self) -> str:
         return f"{self.name}{self.layout}"
@@ -201,17 +317,196 @@ def parameter_list(layout: Layout) -> str:
     return ", ".join(params)
 
 
+def advertises(func: types.FunctionType) -> bool:
+    """Whether a plain function says its signature is another's: a
+    ``__wrapped__`` or ``__signature__`` of its own (a function's type has
+    neither, so only its ``__dict__`` can)."""
+    attributes = func.__dict__
+    return bool(attributes) and ("__wrapped__" in attributes or "__signature__" in attributes)
+
+
+def _is_plain_function(obj: Any) -> bool:
+    # PyPy's builtins are functions too, with a code object of their own
+    # kind that does not know their signature.
+    return isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType
+
+
+def _stop_unwrapping(obj: Any) -> bool:
+    return hasattr(obj, "__signature__") or isinstance(obj, types.MethodType)
+
+
+def _error_name(obj: Any) -> str:
+    """What a call's errors would call ``obj``: its qualified name, else its
+    name, else its type's."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func  # a partial's errors are its function's
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    return name if isinstance(name, str) else type(obj).__name__
+
+
+def _placeholder() -> Any:
+    return getattr(functools, "Placeholder", None)
+
+
+WRAPPER_TYPES: List[type] = []
+"""Wrapper types that are not functions (the compiled one): each says how
+it binds with its ``_posonly_call``."""
+
+
+class CallAttribute:
+    """``wrapper.__call__`` of a compiled wrapper: the wrapper itself, which
+    carries its signature, as a function's ``__call__`` is a method with
+    the function's signature, so that tools that look there
+    (:func:`unittest.mock.create_autospec`) find it."""
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return _call_wrapper
+        return instance
+
+
+def _call_wrapper(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+    return self(*args, **kwargs)
+
+
+def _target(obj: Any, follow_wrapped: bool) -> Optional[Call]:
+    """What the interpreter binds when ``obj`` is called: a Python function's
+    parameters (found through bound methods, ``__wrapped__`` chains,
+    partials and ``__call__``), or a ``__signature__`` it honours as
+    :func:`inspect.signature` does; ``None`` where it is neither (builtins,
+    classes), and the advertised signature stands alone."""
+    if isinstance(obj, types.MethodType):
+        inner = _target(obj.__func__, follow_wrapped)
+        return None if inner is None else inner.bound_to(obj.__self__)
+    if isinstance(obj, (classmethod, staticmethod)):
+        return _target(obj.__func__, follow_wrapped)
+    if type(obj) in WRAPPER_TYPES:
+        return obj._posonly_call  # type: ignore[no-any-return]
+    if follow_wrapped:
+        import inspect
+
+        obj = inspect.unwrap(obj, stop=_stop_unwrapping)
+        if isinstance(obj, types.MethodType):
+            return _target(obj, follow_wrapped)
+    sig = getattr(obj, "__signature__", None)
+    if sig is not None:
+        return Call(Layout.from_signature(sig, name=_error_name(obj)))
+    if _is_plain_function(obj):
+        return Call(Layout._from_function(obj), target=obj)
+    if isinstance(obj, functools.partial):
+        placeholder = _placeholder()
+        if placeholder is not None and any(arg is placeholder for arg in obj.args):
+            return None
+        inner = _target(obj.func, follow_wrapped)
+        if inner is None:
+            return None
+        preset = {**(inner.preset or {}), **obj.keywords}
+        return Call(inner.layout, inner.prefix + obj.args, preset, None, inner.target)
+    if isinstance(obj, type):
+        return None
+    call = getattr(type(obj), "__call__", None)
+    if _is_plain_function(call) or hasattr(call, "__wrapped__"):
+        # A callable instance: the interpreter calls its class's __call__
+        # with the instance first.
+        inner = _target(call, follow_wrapped)
+        return None if inner is None else inner.bound_to(obj)
+    return None
+
+
+def _same_shape(a: Layout, b: Layout) -> bool:
+    return a._fields()[1:6] == b._fields()[1:6]
+
+
+def resolve(obj: Any, follow_wrapped: bool = True) -> Call:
+    """How the interpreter calls ``obj``, and the signature it advertises.
+
+    The advertised signature is :func:`inspect.signature`'s (following
+    ``__wrapped__`` unless ``follow_wrapped`` is false, honouring
+    ``__signature__``); the call is bound as the interpreter binds it, so
+    that its errors are the interpreter's.  Where what the interpreter binds
+    cannot carry the advertised values, the advertised signature is bound
+    alone, named as the function.
+    """
+    if _is_plain_function(obj) and not advertises(obj):
+        return Call(Layout._from_function(obj), target=obj)
+    if (
+        isinstance(obj, types.MethodType)
+        and _is_plain_function(obj.__func__)
+        and not advertises(obj.__func__)
+    ):
+        return Call(Layout._from_function(obj.__func__), (obj.__self__,), target=obj.__func__)
+    if not callable(obj) and not isinstance(obj, (classmethod, staticmethod)):
+        raise TypeError(f"{type(obj).__name__!r} object is not callable")
+    import inspect
+
+    advertised = obj.__func__ if isinstance(obj, (classmethod, staticmethod)) else obj
+    signature = inspect.signature(advertised, follow_wrapped=follow_wrapped)
+    target = _target(obj, follow_wrapped)
+    name = target.layout.name if target is not None else _error_name(obj)
+    output = Layout.from_signature(signature, name=name)
+    if target is None:
+        return Call(output)
+    if not target.prefix and not target.preset and _same_shape(target.layout, output):
+        return Call(target.layout, (), None, None, target.target)
+    if set(output.names) <= set(target.layout.names):
+        return Call(target.layout, target.prefix, target.preset, output, target.target)
+    return Call(output)
+
+
+def wrapper_arguments(name: str) -> Callable[..., Tuple[Any, Any, Any]]:
+    """A function named ``name`` that takes a wrapper's arguments as
+    ``wrap`` does and returns them: a wrong call gets the interpreter's
+    message, naming ``name``, in both implementations."""
+    namespace: Dict[str, Any] = {}
+    exec(
+        "def arguments(func, *, before=None, around=None):\n    return func, before, around\n",
+        {}, namespace,
+    )
+    function = namespace["arguments"]
+    name_function(function, name)
+    return function  # type: ignore[no-any-return]
+
+
+def binder_arguments() -> Callable[..., Tuple[Any, Any]]:
+    """A function named ``Binder`` that takes a Binder's arguments and
+    returns them, for the same messages in both implementations."""
+    namespace: Dict[str, Any] = {}
+    exec("def arguments(layout, call=None):\n    return layout, call\n", {}, namespace)
+    function = namespace["arguments"]
+    name_function(function, "Binder")
+    return function  # type: ignore[no-any-return]
+
+
+def descriptor_refused(func: Any) -> TypeError:
+    """``Wrapper(descriptor)``: only ``wrap`` makes a descriptor of the same kind."""
+    return TypeError(
+        f"Wrapper() cannot wrap a {type(func).__name__} object; "
+        f"wrap() returns a {type(func).__name__} of a Wrapper"
+    )
+
+
 BinderT = TypeVar("BinderT")
+_NAMED_BY_CALLEE = sys.implementation.name != "cpython"
 
 
 def make_binder(
-    binder_class: Callable[..., BinderT], target: Union[Callable[..., Any], Layout]
+    binder_class: Callable[..., BinderT],
+    target: Union[Callable[..., Any], Layout],
+    follow_wrapped: bool = True,
 ) -> BinderT:
     """``posonly.binder`` for one implementation's ``Binder`` class."""
     if isinstance(target, Layout):
         return binder_class(target)
-    if isinstance(target, types.MethodType) and isinstance(target.__func__, types.FunctionType):
-        return binder_class(Layout.from_callable(target.__func__), target.__self__)
-    if not callable(target):
+    if _is_plain_function(target) and not advertises(target):
+        layout = Layout._from_function(target)
+        if _NAMED_BY_CALLEE:  # the function names PyPy's messages
+            call = Call(layout)
+            call.callee = target
+            return binder_class(layout, call)
+        return binder_class(layout)
+    if not callable(target) and not isinstance(target, (classmethod, staticmethod)):
         raise TypeError(f"binder() needs a callable or a Layout, not {type(target).__name__}")
-    return binder_class(Layout.from_callable(target))
+    call = resolve(target, follow_wrapped)
+    if _NAMED_BY_CALLEE and isinstance(target, (types.FunctionType, types.MethodType)):
+        call.callee = target
+    return binder_class(call.layout, call)

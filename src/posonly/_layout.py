@@ -7,7 +7,7 @@ import keyword
 import sys
 import types
 import unicodedata
-from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Final, Iterable, List, Mapping, Optional, Tuple
 
 __all__ = ["Layout", "MISSING"]
 
@@ -36,7 +36,7 @@ class _MissingType:
         return False
 
 
-MISSING: Any = _MissingType()
+MISSING: Final[_MissingType] = _MissingType()
 """Left by ``Binder.partial`` in the slot of a required parameter not given."""
 
 
@@ -211,28 +211,29 @@ class Layout:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_callable(cls, obj: Callable[..., Any]) -> "Layout":
-        """The layout of a callable.
+    def from_callable(cls, obj: Callable[..., Any], *, follow_wrapped: bool = True) -> "Layout":
+        """The layout of the signature a callable advertises.
 
         A plain Python function is read straight from ``__code__``,
         ``__defaults__`` and ``__kwdefaults__``, and named as the interpreter
-        names it in its call errors.  Anything else (builtins, classes, bound
-        methods, :func:`functools.partial` objects) goes through
-        :func:`inspect.signature`; a :class:`ValueError` or :class:`TypeError`
-        from there propagates.
+        names it in its call errors.  Anything else goes as
+        :func:`inspect.signature` goes: a ``__wrapped__`` chain is followed
+        (unless ``follow_wrapped`` is false) and a ``__signature__`` honoured;
+        bound methods leave ``self`` out; partials, callable instances,
+        builtins and classes have the signature ``inspect`` gives them.  The
+        name is that of the function whose parameters a call binds.  A
+        :class:`ValueError` or :class:`TypeError` from ``inspect`` propagates.
         """
-        # PyPy's builtins are functions too, with a code object of their own
-        # kind that does not know their signature.
         if isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType:
-            return cls._from_function(obj)
-        if not callable(obj):
+            attributes = obj.__dict__
+            if not attributes or not ("__wrapped__" in attributes or "__signature__" in attributes):
+                return cls._from_function(obj)
+        if not callable(obj) and not isinstance(obj, (classmethod, staticmethod)):
             raise TypeError(f"{type(obj).__name__!r} object is not callable")
-        import inspect
+        from ._common import Plan, resolve
 
-        name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-        if not isinstance(name, str):
-            name = type(obj).__name__
-        return cls.from_signature(inspect.signature(obj), name=name)
+        call = resolve(obj, follow_wrapped)
+        return call.output if call.output is not None else Plan(call.layout, call).output
 
     @classmethod
     def _from_function(cls, func: types.FunctionType) -> "Layout":
@@ -309,8 +310,9 @@ class Layout:
         """
         if not isinstance(text, str):
             raise TypeError(f"parse() needs a str, not {type(text).__name__}")
+        source = f"def _({text}):\n pass\n"
         try:
-            tree = ast.parse(f"def _({text}):\n pass\n", mode="exec")
+            tree = ast.parse(source, mode="exec")
         except SyntaxError as exc:
             raise ValueError(f"invalid parameter list {text!r}: {exc.msg}") from None
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
@@ -321,10 +323,10 @@ class Layout:
             try:
                 return ast.literal_eval(node)
             except ValueError:
-                raise ValueError(
-                    f"default {ast.get_source_segment(text, node) or ast.dump(node)} "
-                    "is not a Python literal"
-                ) from None
+                # The default as written (the node's offsets are the
+                # generated def's).
+                written = ast.get_source_segment(source, node)
+                raise ValueError(f"default {written!r} is not a Python literal") from None
 
         kwdefaults = {
             arg.arg: literal(default)

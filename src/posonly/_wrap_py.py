@@ -43,17 +43,34 @@ import functools
 import inspect
 import sys
 import types
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, Union, overload
 
-from ._common import MISSING_VALUE, parameter_list
+from ._common import MISSING_VALUE, Plan, descriptor_refused, parameter_list, resolve, wrapper_arguments
 from ._layout import MISSING, Layout
 
 __all__ = ["Wrapper", "wrap"]
+
+if TYPE_CHECKING:
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
+else:
+    try:  # only type checkers read it; 3.9 has no ParamSpec
+        from typing import ParamSpec
+
+        _P = ParamSpec("_P")
+    except ImportError:
+        _P = TypeVar("_P")
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+_Values = Tuple[Any, ...]
+_Before = Callable[[_Values], object]
 
 _FILENAME = "<posonly.wrap>"  # what tracebacks show for a wrapper's frame
 _MARK = "__posonly_wrapper__"  # in a generated function's globals
 _OF_FUNCTION = object()  # the mark of a wrapper of a function
 _OF_BOUND_METHOD = object()  # the mark of a wrapper of a bound method
+_OF_PARTIAL = object()  # the mark of a wrapper of a partial
 _MARKS_COROUTINES = hasattr(inspect, "markcoroutinefunction")
 
 
@@ -71,55 +88,54 @@ def _helper_names(layout: Layout, *bases: str) -> List[str]:
 
 
 class _Shape:
-    """The source text of a wrapper's pieces: the locals tuple and the calls.
+    """The source text of a wrapper's pieces: the values tuple and the calls.
 
-    ``drop_self``: the function is a bound method's; the values leave its
-    ``self`` out (the first positional parameter, or else the first item of
-    ``*args``), as the method's binder does.
+    The generated function has the parameters the interpreter binds
+    (``plan.layout``: with a bound method's ``self`` or a partial's
+    arguments first); the values are those of the signature advertised
+    (``plan.output``), each a parameter of the same name, ``*args`` less
+    the items the prefix put there.
     """
 
-    def __init__(self, layout: Layout, drop_self: bool) -> None:
-        positional = list(layout.posonly + layout.positional)
-        self.drop_first = drop_self and bool(positional)
-        self.drop_from_varargs = drop_self and not positional and layout.varargs is not None
+    def __init__(self, plan: Plan) -> None:
+        layout = plan.layout
+        output = plan.output
         self.layout = layout
-        self.positional = positional
+        self.output = output
+        self.expression = {name: name for name in output.names}
+        if output.varargs is not None and plan.varargs_cut:
+            self.expression[output.varargs] = f"{output.varargs}[{plan.varargs_cut}:]"
         # The values, in frame order, as names (proceed unpacks them).
-        self.out_names = (
-            positional[1:] if self.drop_first else positional
-        ) + list(layout.kwonly)
-        if layout.varargs is not None:
-            self.out_names.append(layout.varargs)
-        if layout.varkw is not None:
-            self.out_names.append(layout.varkw)
+        self.out_names = list(output.names)
+        self.positional = list(output.posonly + output.positional)
 
     def values(self, copy_varkw: bool) -> str:
-        """The locals tuple, built from the wrapper's parameters."""
-        layout = self.layout
-        items = (self.positional[1:] if self.drop_first else self.positional) + list(layout.kwonly)
-        if layout.varargs is not None:
-            items.append(layout.varargs + ("[1:]" if self.drop_from_varargs else ""))
-        if layout.varkw is not None:
-            items.append("{**%s}" % layout.varkw if copy_varkw else layout.varkw)
+        """The values tuple, built from the wrapper's parameters."""
+        items = [self.expression[name] for name in self.output.names]
+        if self.output.varkw is not None and copy_varkw:
+            items[-1] = "{**%s}" % items[-1]
         return "(" + "".join(item + ", " for item in items) + ")"
 
-    def call(self, target: str, positional: List[str]) -> str:
-        """A call of ``target``: positionals by position, ``*args`` spread,
-        keyword-only by keyword, ``**kwargs`` merged."""
-        layout = self.layout
-        arguments = list(positional)
-        if layout.varargs is not None:
-            arguments.append("*" + layout.varargs)
-        arguments += [f"{name}={name}" for name in layout.kwonly]
-        if layout.varkw is not None:
-            arguments.append("**" + layout.varkw)
-        return f"{target}({', '.join(arguments)})"
+    def call(self, target: str, expression: bool = True) -> str:
+        """A call of ``target`` with the values: positionals by position,
+        ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
+        output = self.output
+        value = self.expression.get if expression else (lambda name: name)
+        arguments = [value(name) for name in self.positional]
+        if output.varargs is not None:
+            arguments.append("*" + value(output.varargs))
+        arguments += [f"{name}={name}" for name in output.kwonly]
+        if output.varkw is not None:
+            arguments.append("**" + output.varkw)
+        return f"{target}({', '.join(arguments)})"  # type: ignore[arg-type]
 
 
 def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
-    """Run ``source`` (one ``def`` of a function called ``name``) in ``namespace``."""
+    """Run ``source`` (one ``def`` of a function called ``name``) in
+    ``namespace``, its globals, which then do not hold it: no reference
+    cycle keeps a wrapper alive."""
     exec(compile(source, _FILENAME, "exec"), namespace)
-    return namespace[name]
+    return namespace.pop(name)
 
 
 def _invalid_values(size: int, name: str) -> Callable[[Any], None]:
@@ -141,11 +157,10 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
         layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
     )
     size = len(shape.out_names)
-    positional = shape.positional[1:] if shape.drop_first else shape.positional
     unpack = f"    {''.join(n + ', ' for n in shape.out_names)}= {values}\n" if size else ""
     # As Binder.apply: a value left MISSING is refused (by identity: no
     # value's __eq__ runs).
-    plain = positional + list(layout.kwonly)
+    plain = shape.positional + list(shape.output.kwonly)
     check_missing = (
         f"    if {' or '.join(f'{n} is {missing}' for n in plain)}:\n        {refuse}()\n"
         if plain else ""
@@ -156,7 +171,7 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
         f"        {invalid}({values})\n"
         f"{unpack}"
         f"{check_missing}"
-        f"    return {shape.call(func, positional)}\n"
+        f"    return {shape.call(func, expression=False)}\n"
     )
     namespace = {
         func: target, type_: type, tuple_: tuple, len_: len,
@@ -166,43 +181,45 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
 
 
 def _wrapper_function(
-    layout: Layout,
     shape: _Shape,
-    function: Callable[..., Any],
-    target: Callable[..., Any],
+    func: Callable[..., Any],
     before: Optional[Callable[[tuple], Any]],
     around: Optional[Callable[..., Any]],
     mark: object,
 ) -> types.FunctionType:
-    """The generated function with ``layout``'s signature and defaults.
-
-    ``function`` is what ``before``'s wrapper calls with every parameter (for
-    a bound method, its function, ``self`` first); ``target`` what
-    ``proceed`` calls with the values."""
+    """The generated function with the parameters and defaults the
+    interpreter binds; it calls ``func`` itself with the values."""
+    layout = shape.layout
     params = parameter_list(layout)
-    func, handler, proceed = _helper_names(layout, "func", "handler", "proceed")
-    namespace: Dict[str, Any] = {_MARK: mark, func: function}
+    func_name, handler, proceed = _helper_names(layout, "func", "handler", "proceed")
+    namespace: Dict[str, Any] = {_MARK: mark, func_name: func}
     if before is not None:
         namespace[handler] = before
         body = (
             f"    {handler}({shape.values(copy_varkw=True)})\n"
-            f"    return {shape.call(func, shape.positional)}\n"
+            f"    return {shape.call(func_name)}\n"
         )
     else:
         namespace[handler] = around
-        namespace[proceed] = _proceed(layout, shape, target)
+        namespace[proceed] = _proceed(layout, shape, func)
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
     generated = _generate(f"def wrapper({params}):\n{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
     generated.__kwdefaults__ = dict(layout._kwdefaults) or None
-    # The interpreter names a function in its call errors by __qualname__
-    # (3.10+; functools.update_wrapper sets it to func's) or by co_name (3.9).
-    generated.__qualname__ = layout.name
-    code_name = layout.name if sys.version_info < (3, 10) else getattr(function, "__name__", layout.name)
-    if not isinstance(code_name, str):
-        code_name = layout.name
-    generated.__code__ = generated.__code__.replace(co_name=code_name)
     return generated  # type: ignore[no-any-return]
+
+
+def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
+    """The interpreter names a function in its call errors by
+    ``__qualname__`` (3.10+), by ``co_name`` (CPython 3.9) or by ``__name__``
+    (PyPy 3.9): each is the bound function's, as ``functools.wraps`` would
+    set them where ``func`` has them."""
+    generated.__qualname__ = layout.name
+    generated.__name__ = layout.name.rpartition(".")[2] if sys.version_info >= (3, 10) else layout.name
+    code_name = layout.name if sys.version_info < (3, 10) else getattr(func, "__name__", None)
+    if not isinstance(code_name, str):
+        code_name = generated.__name__
+    generated.__code__ = generated.__code__.replace(co_name=code_name)
 
 
 if TYPE_CHECKING:
@@ -257,6 +274,9 @@ def _is_wrapper(obj: Any) -> bool:
         # up on an instance is a method of a wrapper, as for any function.
         obj = obj.__func__
         expected = _OF_BOUND_METHOD
+    elif type(obj) is functools.partial:
+        obj = obj.func
+        expected = _OF_PARTIAL
     else:
         expected = _OF_FUNCTION
     if type(obj) is _CoroutineWrapper:
@@ -269,42 +289,79 @@ def _check_callable(value: Any, what: str) -> None:
         raise TypeError(f"wrap() {what} must be callable, not {type(value).__name__}")
 
 
+@overload
 def wrap(
-    func: Callable[..., Any],
+    func: "classmethod[_T, _P, _R]",
     *,
-    before: Optional[Callable[[Tuple[Any, ...]], Any]] = None,
-    around: Optional[Callable[[Callable[[Tuple[Any, ...]], Any], Tuple[Any, ...]], Any]] = None,
-) -> "Wrapper":
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "classmethod[_T, _P, _R]": ...
+
+
+@overload
+def wrap(
+    func: "staticmethod[_P, _R]",
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "staticmethod[_P, _R]": ...
+
+
+@overload
+def wrap(
+    func: Callable[_P, _R],
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+) -> "Wrapper[_P, _R]": ...
+
+
+def wrap(
+    func: Any,
+    *,
+    before: Optional[_Before] = None,
+    around: Optional[Callable[[Callable[[_Values], Any], _Values], Any]] = None,
+) -> Any:
     """Wrap ``func`` so that each call's values reach one handler.
 
-    ``before(values)`` gets the locals tuple of each call (frame order, as
-    ``binder(func)(...)`` returns it); what it returns is ignored, and then
+    ``before(values)`` gets the values of each call (frame order, as
+    ``binder(func)(...)`` returns them); what it returns is ignored, and then
     ``func`` is called with the caller's arguments.  ``around(proceed,
     values)`` gets the tuple and ``proceed``, which calls ``func`` with a
-    locals tuple (the same or another) and returns its result; the call
-    returns what ``around`` returns.  A call that does not bind raises
-    ``func``'s own ``TypeError`` before any handler runs.
+    values tuple (the same or another) and returns its result; the call
+    returns what ``around`` returns.  A call that does not bind raises the
+    interpreter's own ``TypeError`` before any handler runs.  The signature
+    bound is the one ``func`` advertises, as :func:`posonly.binder` binds
+    it.  A ``classmethod`` or ``staticmethod`` object gives the same kind of
+    object around a wrapper of its function.
 
     Raises :class:`TypeError` if ``func`` or the handler is not callable, or
     unless exactly one handler is given, and whatever
     :func:`inspect.signature` raises for a callable without a signature.
     """
+    if isinstance(func, (classmethod, staticmethod)):
+        return type(func)(wrap(func.__func__, before=before, around=around))
     _check_callable(func, "func")
     if (before is None) == (around is None):
         raise TypeError("wrap() takes exactly one handler: before= or around=")
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
-    bound = isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType)
-    function = func.__func__ if bound else func  # type: ignore[attr-defined]
-    layout = Layout.from_callable(function)
-    shape = _Shape(layout, bound)
-    generated = _wrapper_function(
-        layout, shape, function, func, before, around, _OF_BOUND_METHOD if bound else _OF_FUNCTION
-    )
+    call = resolve(func)
+    plan = Plan(call.layout, call)
+    shape = _Shape(plan)
+    one_first = len(call.prefix) == 1 and not call.preset
+    mark = _OF_FUNCTION if not plan.bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
+    generated = _wrapper_function(shape, func, before, around, mark)
+    _name_generated(generated, call.layout, func)
     functools.update_wrapper(generated, func)
     wrapper: Any = generated
-    if bound:
-        # inspect.signature of the bound wrapper: the function's, less self.
-        generated.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]
+    if plan.bound:
+        # inspect.signature of the bound wrapper: the parameters bound
+        # (the function's, with self), less what the call puts first.
+        target = call.target
+        generated.__signature__ = (  # type: ignore[attr-defined]
+            inspect.signature(target, follow_wrapped=False)
+            if target is not None else call.layout.to_signature()
+        )
     if inspect.iscoroutinefunction(func):
         if _MARKS_COROUTINES:
             inspect.markcoroutinefunction(generated)  # type: ignore[attr-defined]
@@ -313,44 +370,78 @@ def wrap(
             wrapper.__dict__.update(generated.__dict__)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
-    if bound:
-        wrapper = types.MethodType(wrapper, func.__self__)  # type: ignore[attr-defined]
-    return wrapper  # type: ignore[no-any-return]
+    if one_first:
+        wrapper = types.MethodType(wrapper, call.prefix[0])
+    elif plan.bound:
+        # inspect finds the function's signature through __wrapped__, and
+        # with follow_wrapped=False the partial's, from the generated one's.
+        wrapper = functools.partial(wrapper, *call.prefix, **(call.preset or {}))
+        wrapper.__dict__.update(generated.__dict__)
+        del wrapper.__dict__["__signature__"]
+        for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+            setattr(wrapper, attr, getattr(generated, attr))
+    return wrapper
+
+
+_wrapper_arguments = wrapper_arguments("Wrapper")
 
 
 class _WrapperType(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         return _is_wrapper(obj)
 
-    def __call__(  # type: ignore[override]
-        cls,
-        func: Callable[..., Any],
-        *,
-        before: Optional[Callable[[Tuple[Any, ...]], Any]] = None,
-        around: Optional[Callable[..., Any]] = None,
-    ) -> Any:
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        func, before, around = _wrapper_arguments(*args, **kwargs)
+        if isinstance(func, (classmethod, staticmethod)):
+            raise descriptor_refused(func)
         return wrap(func, before=before, around=around)
 
 
-class Wrapper(metaclass=_WrapperType):
-    """What :func:`wrap` returns: a callable with ``func``'s signature that
-    hands each call's values to a handler.
+if TYPE_CHECKING:
 
-    It looks as :func:`functools.wraps` makes a wrapper look (``__wrapped__``,
-    ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
-    ``__dict__``), is a method on a class, a coroutine function when ``func``
-    is one, and pickles by reference as a function does.  It holds no
-    per-call state.  In the pure-Python implementation a wrapper is a
-    generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
-    type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
-    ``wrap(func, before=...)``.
-    """
+    class Wrapper(Generic[_P, _R]):
+        """What :func:`wrap` returns, as type checkers see it: generic in the
+        function's parameters and return type (no metaclass in the way of
+        its constructor's types)."""
 
-    if TYPE_CHECKING:
-        __wrapped__: Callable[..., Any]
+        __wrapped__: Callable[_P, _R]
         __name__: str
         __qualname__: str
 
-        def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+        def __init__(
+            self,
+            func: Callable[_P, _R],
+            *,
+            before: Optional[_Before] = None,
+            around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+        ) -> None: ...
+
+        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
 
         def __get__(self, instance: Any, owner: Any = None) -> Any: ...
+
+else:
+
+    class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
+        """What :func:`wrap` returns: a callable with ``func``'s signature that
+        hands each call's values to a handler.
+
+        It looks as :func:`functools.wraps` makes a wrapper look (``__wrapped__``,
+        ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
+        ``__dict__``), is a method on a class, a coroutine function when ``func``
+        is one, and pickles by reference as a function does.  It holds no
+        per-call state.  In the pure-Python implementation a wrapper is a
+        generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
+        type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
+        ``wrap(func, before=...)``.  For type checkers it is generic in the
+        function's parameters and return type: ``Wrapper[P, R]``.
+        """
+
+        def __init_subclass__(cls, **kwargs: Any) -> None:
+            raise TypeError(f"type '{__name__}.Wrapper' is not an acceptable base type")
+
+        @classmethod
+        def __class_getitem__(cls, item: Any) -> Any:
+            # As the compiled class's: the subscript names the same class (3.9
+            # has no ParamSpec for typing's own checks to accept).
+            return types.GenericAlias(cls, item)

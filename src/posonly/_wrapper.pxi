@@ -8,6 +8,8 @@
 # reaches the caller with no frame of this module added.
 
 cdef object _update_wrapper = functools.update_wrapper
+cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
+cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _partial = functools.partial
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
 # CO_COROUTINE, looking through bound methods and functools.partial objects
@@ -89,7 +91,10 @@ cdef class Wrapper:
     cdef dict __dict__
     cdef object __weakref__  # as a function's
 
-    def __cinit__(self, func, *, before=None, around=None):
+    def __cinit__(self, *args, **kwargs):
+        func, before, around = _wrapper_arguments(*args, **kwargs)
+        if isinstance(func, (classmethod, staticmethod)):
+            raise descriptor_refused(func)
         if not callable(func):
             raise TypeError(f"wrap() func must be callable, not {type(func).__name__}")
         if (before is None) == (around is None):
@@ -108,6 +113,13 @@ cdef class Wrapper:
             self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
             self._proceed = Proceed(func, self._binder)
         _update_wrapper(self, func)
+        attributes = getattr(self, "__dict__")
+        if "__name__" not in attributes:
+            # As the pure twin's, which is a function named as the function
+            # bound (a partial's, a callable instance's __call__).
+            name = self._binder.layout.name
+            attributes["__qualname__"] = name
+            attributes["__name__"] = name.rpartition(".")[2]
         if _inspect_module.iscoroutinefunction(func):
             if _MARKS_COROUTINES:
                 _inspect_module.markcoroutinefunction(self)
@@ -129,6 +141,23 @@ cdef class Wrapper:
         if instance is None:
             return self
         return MethodType(self, instance)
+
+    @property
+    def __signature__(self):
+        # The signature bound, as inspect gives it for the function (with
+        # its annotations): what inspect.signature(w, follow_wrapped=False)
+        # answers for a functools.wraps wrapper and for the pure twin's.
+        return _inspect_module.signature(self._func)
+
+    @classmethod
+    def __class_getitem__(cls, item):
+        # Generic for type checkers (the pure twin's annotations): the
+        # subscript names the same class, as typing's aliases do.
+        return _GenericAlias(cls, item)
+
+    @property
+    def _posonly_call(self):
+        return (<Binder>self._binder)._plan.call()
 
     def __call__(self, *args, **kwargs):
         # What callable() and collections.abc.Callable look for; the
@@ -154,8 +183,10 @@ cdef PyObject *_wrapper_around_vectorcall(Wrapper self, PyObject **args, size_t 
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
 
-def wrap(func, *, before=None, around=None):
-    """Wrap ``func`` so that each call binds its arguments to ``func``'s
+def wrap(*args, **kwargs):
+    """wrap(func, *, before=None, around=None)
+
+    Wrap ``func`` so that each call binds its arguments to ``func``'s
     parameters and runs exactly one handler.
 
     ``before(values)`` gets the locals tuple (frame order, as a binder returns
@@ -165,9 +196,17 @@ def wrap(func, *, before=None, around=None):
     ``func`` with a locals tuple.  A call that does not bind raises the
     interpreter's ``TypeError`` for ``func`` before any handler runs.  Raises
     ``TypeError`` unless exactly one handler is given, or when ``func`` or the
-    handler is not callable.
+    handler is not callable.  A ``classmethod`` or ``staticmethod`` object
+    gives the same kind of object around a wrapper of its function.
     """
+    func, before, around = _wrap_arguments(*args, **kwargs)
+    if isinstance(func, (classmethod, staticmethod)):
+        return type(func)(wrap(func.__func__, before=before, around=around))
     return Wrapper(func, before=before, around=around)
+
+
+WRAPPER_TYPES.append(Wrapper)
+posonly_set_type_attribute(<PyTypeObject *>Wrapper, "__call__", CallAttribute())
 
 
 cdef Proceed _proceed_probe = Proceed(len, Binder(Layout()))
