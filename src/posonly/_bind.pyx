@@ -33,7 +33,7 @@ import sys
 from types import MethodType
 
 from posonly import _errors
-from posonly._common import NO_DEFAULT, Plan, make_binder
+from posonly._common import FUNCTION_BINDERS, NO_DEFAULT, Plan, make_binder
 from posonly._layout import MISSING, Layout
 
 cdef extern from "_binder.h":
@@ -123,6 +123,7 @@ __all__ = [
 ]
 
 cdef object _UNBOUND = object()  # a binder of a function, not of a bound method
+cdef object _FROM_FUNCTION = object()  # Binder's argument when _binder_of_function makes one
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
 cdef PyObject *_MISSING = <PyObject *>MISSING
 
@@ -152,5 +153,6 @@ cdef int _refuse_non_str_keys(PyObject *keywords) except -1:
 
 
 include "_binder.pxi"
+include "_create.pxi"
 include "_dropin.pxi"
 include "_wrapper.pxi"

@@ -203,11 +203,22 @@ def parameter_list(layout: Layout) -> str:
 
 BinderT = TypeVar("BinderT")
 
+FUNCTION_BINDERS: Dict[Any, Callable[[types.FunctionType], Any]] = {}
+"""Per ``Binder`` class, its maker of binders of plain functions, straight
+from the code object (``None`` where the function is not plain)."""
+_FunctionType = types.FunctionType
+
 
 def make_binder(
     binder_class: Callable[..., BinderT], target: Union[Callable[..., Any], Layout]
 ) -> BinderT:
     """``posonly.binder`` for one implementation's ``Binder`` class."""
+    if type(target) is _FunctionType:
+        # A plain function: made from its code object, with no Layout built.
+        made = FUNCTION_BINDERS.get(binder_class)
+        binder = made(target) if made is not None else None
+        if binder is not None:
+            return binder  # type: ignore[no-any-return]
     if isinstance(target, Layout):
         return binder_class(target)
     if isinstance(target, types.MethodType) and isinstance(target.__func__, types.FunctionType):

@@ -7,7 +7,6 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
-cdef object _update_wrapper = functools.update_wrapper
 cdef object _partial = functools.partial
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
 # CO_COROUTINE, looking through bound methods and functools.partial objects
@@ -40,7 +39,7 @@ cdef class Proceed:
     cdef str _name  # the function's, for proceed's errors
 
     def __cinit__(self, func, Binder binder not None):
-        plan = binder._plan
+        plan = binder._get_plan()
         self._c.vectorcall = <vectorcallfunc>_proceed_vectorcall
         self._c.size = plan.out_size
         self._c.n_positional = plan.out_positional
@@ -108,7 +107,7 @@ cdef class Wrapper:
             self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
             self._proceed = Proceed(func, self._binder)
         _update_wrapper(self, func)
-        if _inspect_module.iscoroutinefunction(func):
+        if _is_coroutine_function(func):
             if _MARKS_COROUTINES:
                 _inspect_module.markcoroutinefunction(self)
             else:
