@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
+import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
-from ._common import NO_DEFAULT, Plan, name_function, parameter_list
-from ._layout import MISSING, Layout
+from ._common import FUNCTION_BINDERS, NO_DEFAULT, Plan, name_function, parameter_list
+from ._layout import _CO_VARARGS, _CO_VARKEYWORDS, MISSING, Layout, _name_of_function
 
 __all__ = ["Binder"]
 
@@ -185,6 +187,74 @@ else:
         _Partial = _CallThrough
 
 
+# A binder of a plain function, made with no compile: the function that binds
+# is a copy of one template function per shape (how many parameters of each
+# kind), compiled once, whose body returns its locals as a tuple; the copy
+# gets the function's own parameter names (``co_varnames``: the bytecode reads
+# its locals by position), name and defaults, so the interpreter binds each
+# call to it, and words each error, as it would for the function itself.
+_TEMPLATES: Dict[Tuple[int, int, int, int], types.CodeType] = {}
+_QUALNAME_IN_CODE = sys.version_info >= (3, 11)  # co_qualname: the function's default qualname
+_ABSENT: Any = object()
+
+
+def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types.CodeType:
+    key = (argcount, n_posonly, n_kwonly, flags)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        n = argcount + n_kwonly
+        names = [f"_{i}" for i in range(n + bool(flags & _CO_VARARGS) + bool(flags & _CO_VARKEYWORDS))]
+        shape = Layout(
+            "f", names[:n_posonly], names[n_posonly:argcount],
+            names[n] if flags & _CO_VARARGS else None, names[argcount:n],
+            names[-1] if flags & _CO_VARKEYWORDS else None,
+        )
+        code = _generate_function(shape, False).__code__
+        if len(_TEMPLATES) < 4096:
+            _TEMPLATES[key] = code
+    return code
+
+
+def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
+    """A Binder of a plain function (one whose ``__dict__`` holds neither
+    ``__wrapped__`` nor ``__signature__``) made from its code object; None
+    for any other function, which the general path then binds."""
+    code = func.__code__
+    if (
+        type(code) is not types.CodeType  # PyPy's builtins
+        or getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
+        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
+    ):
+        return None
+    defaults = func.__defaults__
+    argcount = code.co_argcount
+    name = _name_of_function(func)
+    if (
+        defaults is not None and (type(defaults) is not tuple or len(defaults) > argcount)
+    ) or type(name) is not str:
+        return None  # the general path copies, or refuses, what is unusual
+    flags = code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS)
+    n_kwonly = code.co_kwonlyargcount
+    template = _template(argcount, code.co_posonlyargcount, n_kwonly, flags)
+    names = code.co_varnames[: len(template.co_varnames)]
+    if _QUALNAME_IN_CODE:
+        copy = template.replace(co_varnames=names, co_name=name, co_qualname=name)
+    else:
+        copy = template.replace(co_varnames=names, co_name=name)
+    function = types.FunctionType(copy, _GLOBALS, name, defaults)
+    kwdefaults = func.__kwdefaults__
+    if kwdefaults and n_kwonly:
+        # The interpreter looks up only the keyword-only names there.
+        kwonly = names[argcount : argcount + n_kwonly]
+        function.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+    return Binder._of_function(function)
+
+
+_GLOBALS: Dict[str, Any] = {}  # the template functions' globals: they read none
+_LATER = frozenset(("layout", "_plan", "_partial_function"))
+_completing = threading.Lock()
+
+
 class Binder(_Partial):
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
@@ -213,6 +283,29 @@ class Binder(_Partial):
         object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan.bound))
         object.__setattr__(self, "_self", bound_self)
         return self
+
+    @classmethod
+    def _of_function(cls, function: Callable[..., tuple]) -> "Binder":
+        """The binder whose calls go to ``function`` (binder_of_function's);
+        its layout, plan and partial() function are built on first use."""
+        self = _Partial.__new__(cls, function)
+        object.__setattr__(self, "_function", function)
+        object.__setattr__(self, "_self", _UNBOUND)
+        return self
+
+    def __getattr__(self, attr: str) -> Any:
+        # Only a binder made by _of_function lacks these, until asked.
+        if attr in _LATER:
+            with _completing:
+                try:
+                    object.__getattribute__(self, "layout")
+                except AttributeError:
+                    layout = Layout._from_function(self._function)  # type: ignore[arg-type]
+                    plan = Plan(layout)
+                    object.__setattr__(self, "_partial_function", _generate_partial_function(layout, False))
+                    object.__setattr__(self, "_plan", plan)
+                    object.__setattr__(self, "layout", layout)
+        return object.__getattribute__(self, attr)
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
@@ -284,5 +377,7 @@ class Binder(_Partial):
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
 
+
+FUNCTION_BINDERS[Binder] = binder_of_function
 
 from ._wrap_py import Wrapper, wrap  # noqa: E402

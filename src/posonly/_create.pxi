@@ -179,13 +179,13 @@ cdef int _complete_binder(Binder b) except -1:
     with _completing:
         if b._layout is None:
             names = b._names
-            kwonly = names[argcount:total]
-            b._layout = Layout(
-                b._name, b._posonly, names[b._c.n_posonly:argcount],
+            b._layout = Layout._of_code(
+                b._name, names, b._c.n_posonly, argcount, total,
                 names[b._c.varargs_slot] if b._c.varargs_slot >= 0 else None,
-                kwonly, names[b._c.varkw_slot] if b._c.varkw_slot >= 0 else None,
+                names[b._c.varkw_slot] if b._c.varkw_slot >= 0 else None,
                 b._defaults,
-                {n: d for n, d in zip(kwonly, b._kwdefaults) if d is not NO_DEFAULT})
+                tuple((n, d) for n, d in zip(names[argcount:total], b._kwdefaults)
+                      if d is not NO_DEFAULT))
         if b._plan is None:
             b._plan = Plan(b._layout, False)
         if b._argument_slots == NULL:

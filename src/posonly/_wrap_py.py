@@ -46,7 +46,7 @@ import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._common import MISSING_VALUE, parameter_list
-from ._layout import MISSING, Layout
+from ._layout import MISSING, Layout, _name_of_function
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -205,6 +205,111 @@ def _wrapper_function(
     return generated  # type: ignore[no-any-return]
 
 
+# A wrapper of a plain function, made with no compile: its generated function
+# (and proceed) are copies of template functions compiled once per shape, as
+# _wrapper_function writes them for parameters named _0, _1, ...; a copy gets
+# the function's own parameter names (co_varnames: the bytecode reads its
+# locals by position), its keyword-only names where the body passes them by
+# keyword (constants of the code), its name, defaults and helpers (globals).
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool], Tuple[types.CodeType, Optional[types.CodeType]]] = {}
+_ABSENT: Any = object()
+_CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
+
+
+def _templates(
+    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool
+) -> Tuple[types.CodeType, Optional[types.CodeType]]:
+    key = (argcount, n_posonly, n_kwonly, flags, around)
+    templates = _TEMPLATES.get(key)
+    if templates is None:
+        n = argcount + n_kwonly
+        names = [f"_{i}" for i in range(n + bool(flags & 0x04) + bool(flags & 0x08))]
+        layout = Layout(
+            "f", names[:n_posonly], names[n_posonly:argcount],
+            names[n] if flags & 0x04 else None, names[argcount:n],
+            names[-1] if flags & 0x08 else None,
+        )
+        shape = _Shape(layout, False)
+        wrapper = _wrapper_function(
+            layout, shape, len, len, None if around else len, len if around else None, _OF_FUNCTION
+        )
+        proceed = _proceed(layout, shape, len).__code__ if around else None
+        templates = (wrapper.__code__, proceed)
+        if len(_TEMPLATES) < 4096:
+            _TEMPLATES[key] = templates
+    return templates
+
+
+def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, ...]:
+    """``template``'s constants with the keyword names of its calls renamed."""
+    return tuple(
+        kwonly.get(c, c) if type(c) is str
+        else tuple(kwonly.get(x, x) for x in c) if type(c) is tuple and c and type(c[0]) is str
+        else c
+        for c in template.co_consts
+    )
+
+
+def _wrapper_of_function(
+    function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
+) -> Optional[types.FunctionType]:
+    """_wrapper_function's function for a plain function (one whose
+    ``__dict__`` holds neither ``__wrapped__`` nor ``__signature__``), made
+    from templates; None for anything else."""
+    if type(function) is not types.FunctionType:
+        return None
+    code = function.__code__
+    if (
+        type(code) is not types.CodeType  # PyPy's builtins
+        or getattr(function, "__wrapped__", _ABSENT) is not _ABSENT
+        or getattr(function, "__signature__", _ABSENT) is not _ABSENT
+    ):
+        return None
+    defaults = function.__defaults__
+    argcount = code.co_argcount
+    name = _name_of_function(function)
+    if (
+        defaults is not None and (type(defaults) is not tuple or len(defaults) > argcount)
+    ) or type(name) is not str:
+        return None  # the general path copies, or refuses, what is unusual
+    n_kwonly = code.co_kwonlyargcount
+    wrapper, proceed = _templates(
+        argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & _CO_VARARGS_OR_VARKEYWORDS,
+        around is not None,
+    )
+    names = code.co_varnames[: len(wrapper.co_varnames)]
+    kwonly = names[argcount : argcount + n_kwonly]
+    renamed = {f"_{argcount + i}": n for i, n in enumerate(kwonly)}
+    namespace: Dict[str, Any] = {_MARK: _OF_FUNCTION, "_func": function}
+    if around is None:
+        namespace["_handler"] = before
+    else:
+        namespace["_handler"] = around
+        size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
+        namespace["_proceed"] = types.FunctionType(
+            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr]
+            {
+                "_func": function, "_type": type, "_tuple": tuple, "_len": len,
+                "_invalid": _invalid_values(size, name), "_missing": MISSING,
+                "_refuse": _refuse_missing,
+            },
+            "proceed",
+        )
+    code_name = name if sys.version_info < (3, 10) else function.__name__
+    generated = types.FunctionType(
+        wrapper.replace(
+            co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
+        ),
+        namespace, code_name, defaults,
+    )
+    kwdefaults = function.__kwdefaults__
+    if kwdefaults and n_kwonly:
+        # The interpreter looks up only the keyword-only names there.
+        generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+    generated.__qualname__ = name
+    return generated
+
+
 if TYPE_CHECKING:
     _Partial = functools.partial[Any]
 else:
@@ -295,11 +400,13 @@ def wrap(
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
     bound = isinstance(func, types.MethodType) and isinstance(func.__func__, types.FunctionType)
     function = func.__func__ if bound else func  # type: ignore[attr-defined]
-    layout = Layout.from_callable(function)
-    shape = _Shape(layout, bound)
-    generated = _wrapper_function(
-        layout, shape, function, func, before, around, _OF_BOUND_METHOD if bound else _OF_FUNCTION
-    )
+    generated = None if bound else _wrapper_of_function(function, before, around)
+    if generated is None:
+        layout = Layout.from_callable(function)
+        shape = _Shape(layout, bound)
+        generated = _wrapper_function(
+            layout, shape, function, func, before, around, _OF_BOUND_METHOD if bound else _OF_FUNCTION
+        )
     functools.update_wrapper(generated, func)
     wrapper: Any = generated
     if bound:
