@@ -238,9 +238,12 @@ cdef class Binder:
             if varkw == NULL:
                 self._hide(out)
                 _refuse_non_str_keys(all_keywords)
+                posonly, candidates = self._posonly, self._keyword_candidates
+                if posonly is None:  # a binder made by _binder_of_function
+                    posonly = self._names[:self._c.n_posonly]
+                    candidates = self._names[self._c.n_posonly:self._c.total_args]
                 raise _errors.unexpected_keyword(
-                    self._name, self._posonly, <object>all_keywords,
-                    self._keyword_candidates, <object>keyword)
+                    self._name, posonly, <object>all_keywords, candidates, <object>keyword)
             PyDict_SetItem(varkw, keyword, value)
             return hidden
         if PyTuple_GET_ITEM(out, j) != NULL:

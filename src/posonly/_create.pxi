@@ -25,6 +25,19 @@ cdef extern from "Python.h":
     PyTypeObject PyCode_Type
     PyObject *PyDict_GetItemWithError(PyObject *d, PyObject *key) except? NULL
 
+# The parameter names as the code object holds them, in frame order at the
+# start of the tuple, referenced rather than copied (3.11's co_varnames makes
+# a new tuple on each read; 3.12's caches one, which would be made here).
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX >= 0x030B0000
+    #define posonly_code_names(code) (((PyCodeObject *)(code))->co_localsplusnames)
+    #else
+    #define posonly_code_names(code) (((PyCodeObject *)(code))->co_varnames)
+    #endif
+    """
+    PyObject *posonly_code_names(PyObject *code)
+
 import threading
 
 cdef int _CO_VARARGS = 0x04
@@ -102,9 +115,9 @@ cdef object _binder_of_function(object func, PyObject *code_object):
     ndefaults = PyTuple_GET_SIZE(<PyObject *>defaults)
     if ndefaults > argcount:
         return None  # the general path's ValueError
-    names = (<object>code_object).co_varnames
-    if PyTuple_GET_SIZE(<PyObject *>names) != n_locals:
-        names = names[:n_locals]  # the body's own locals follow the parameters
+    # The body's own locals (and cells) may follow the parameters: what
+    # reads the names reads only the first n_locals.
+    names = <tuple>posonly_code_names(code_object)
 
     # Keyword-only defaults, per slot: the interpreter looks up only the
     # keyword-only names in __kwdefaults__.
@@ -145,8 +158,8 @@ cdef object _binder_of_function(object func, PyObject *code_object):
     b._names = names
     b._defaults = defaults
     b._kwdefaults = kwdefaults
-    b._posonly = names[:n_posonly]
-    b._keyword_candidates = names[n_posonly:total]
+    # _posonly and _keyword_candidates, for the unexpected-keyword message
+    # alone, are sliced from _names when that message is made.
     b._fill = fill
     b.n_kwonly = n_kwonly
     b.ndefaults = ndefaults
@@ -179,6 +192,8 @@ cdef int _complete_binder(Binder b) except -1:
     with _completing:
         if b._layout is None:
             names = b._names
+            if PyTuple_GET_SIZE(<PyObject *>names) != b._c.n_locals:
+                names = names[:b._c.n_locals]
             b._layout = Layout._of_code(
                 b._name, names, b._c.n_posonly, argcount, total,
                 names[b._c.varargs_slot] if b._c.varargs_slot >= 0 else None,
