@@ -207,18 +207,20 @@ def _wrapper_function(
 
 # A wrapper of a plain function, made with no compile: its generated function
 # (and proceed) are copies of template functions compiled once per shape, as
-# _wrapper_function writes them for parameters named _0, _1, ...; a copy gets
-# the function's own parameter names (co_varnames: the bytecode reads its
-# locals by position), its keyword-only names where the body passes them by
-# keyword (constants of the code), its name, defaults and helpers (globals).
-_TEMPLATES: Dict[Tuple[int, int, int, int, bool], Tuple[types.CodeType, Optional[types.CodeType]]] = {}
+# _wrapper_function writes them for parameters named _0, _1, ..., but with
+# the function and the handler in closure cells rather than in globals of
+# their own; a copy gets the function's own parameter names (co_varnames: the
+# bytecode reads its locals by position), its keyword-only names where the
+# body passes them by keyword (constants of the code), its name, defaults and
+# cells.  The globals, which hold only the wrapper's mark, are shared.
+_Templates = Tuple[types.CodeType, Optional[types.CodeType], Tuple[str, ...]]
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool], _Templates] = {}
 _ABSENT: Any = object()
 _CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
+_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION}
 
 
-def _templates(
-    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool
-) -> Tuple[types.CodeType, Optional[types.CodeType]]:
+def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool) -> _Templates:
     key = (argcount, n_posonly, n_kwonly, flags, around)
     templates = _TEMPLATES.get(key)
     if templates is None:
@@ -230,11 +232,23 @@ def _templates(
             names[-1] if flags & 0x08 else None,
         )
         shape = _Shape(layout, False)
-        wrapper = _wrapper_function(
-            layout, shape, len, len, None if around else len, len if around else None, _OF_FUNCTION
+        if around:
+            body = f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+        else:
+            body = (
+                f"        _handler({shape.values(copy_varkw=True)})\n"
+                f"        return {shape.call('_func', shape.positional)}\n"
+            )
+        source = (
+            f"def make(_func, _handler, _proceed):\n"
+            f"    def wrapper({parameter_list(layout)}):\n{body}"
+            f"    return wrapper\n"
         )
+        namespace: Dict[str, Any] = {}
+        exec(compile(source, _FILENAME, "exec"), namespace)
+        wrapper = namespace["make"](len, len, len)
         proceed = _proceed(layout, shape, len).__code__ if around else None
-        templates = (wrapper.__code__, proceed)
+        templates = (wrapper.__code__, proceed, tuple(layout.kwonly))
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
     return templates
@@ -273,20 +287,20 @@ def _wrapper_of_function(
     ) or type(name) is not str:
         return None  # the general path copies, or refuses, what is unusual
     n_kwonly = code.co_kwonlyargcount
-    wrapper, proceed = _templates(
+    wrapper, proceed, placeholders = _templates(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & _CO_VARARGS_OR_VARKEYWORDS,
         around is not None,
     )
     names = code.co_varnames[: len(wrapper.co_varnames)]
     kwonly = names[argcount : argcount + n_kwonly]
-    renamed = {f"_{argcount + i}": n for i, n in enumerate(kwonly)}
-    namespace: Dict[str, Any] = {_MARK: _OF_FUNCTION, "_func": function}
+    renamed = dict(zip(placeholders, kwonly))
+    cells = {"_func": types.CellType(function)}
     if around is None:
-        namespace["_handler"] = before
+        cells["_handler"] = types.CellType(before)
     else:
-        namespace["_handler"] = around
+        cells["_handler"] = types.CellType(around)
         size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
-        namespace["_proceed"] = types.FunctionType(
+        cells["_proceed"] = types.CellType(types.FunctionType(
             proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr]
             {
                 "_func": function, "_type": type, "_tuple": tuple, "_len": len,
@@ -294,13 +308,14 @@ def _wrapper_of_function(
                 "_refuse": _refuse_missing,
             },
             "proceed",
-        )
+        ))
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
         wrapper.replace(
             co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
         ),
-        namespace, code_name, defaults,
+        _FUNCTION_GLOBALS, code_name, defaults,
+        tuple(cells[free] for free in wrapper.co_freevars),
     )
     kwdefaults = function.__kwdefaults__
     if kwdefaults and n_kwonly:
