@@ -293,19 +293,22 @@ class Binder(_Partial):
         object.__setattr__(self, "_self", _UNBOUND)
         return self
 
-    def __getattr__(self, attr: str) -> Any:
-        # Only a binder made by _of_function lacks these, until asked.
-        if attr in _LATER:
-            with _completing:
-                try:
-                    object.__getattribute__(self, "layout")
-                except AttributeError:
-                    layout = Layout._from_function(self._function)  # type: ignore[arg-type]
-                    plan = Plan(layout)
-                    object.__setattr__(self, "_partial_function", _generate_partial_function(layout, False))
-                    object.__setattr__(self, "_plan", plan)
-                    object.__setattr__(self, "layout", layout)
-        return object.__getattribute__(self, attr)
+    if not TYPE_CHECKING:  # a type checker would take it for any attribute
+
+        def __getattr__(self, attr):
+            # Only a binder made by _of_function lacks these, until asked.
+            if attr in _LATER:
+                with _completing:
+                    try:
+                        object.__getattribute__(self, "layout")
+                    except AttributeError:
+                        layout = Layout._from_function(self._function)
+                        plan = Plan(layout)
+                        partial_function = _generate_partial_function(layout, False)
+                        object.__setattr__(self, "_partial_function", partial_function)
+                        object.__setattr__(self, "_plan", plan)
+                        object.__setattr__(self, "layout", layout)
+            return object.__getattribute__(self, attr)
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")

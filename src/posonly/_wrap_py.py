@@ -301,7 +301,7 @@ def _wrapper_of_function(
         cells["_handler"] = types.CellType(around)
         size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
         cells["_proceed"] = types.CellType(types.FunctionType(
-            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr]
+            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr, arg-type]
             {
                 "_func": function, "_type": type, "_tuple": tuple, "_len": len,
                 "_invalid": _invalid_values(size, name), "_missing": MISSING,
