@@ -256,6 +256,8 @@ def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around:
 
 def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, ...]:
     """``template``'s constants with the keyword names of its calls renamed."""
+    if not kwonly:
+        return template.co_consts
     return tuple(
         kwonly.get(c, c) if type(c) is str
         else tuple(kwonly.get(x, x) for x in c) if type(c) is tuple and c and type(c[0]) is str
