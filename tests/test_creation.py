@@ -343,3 +343,31 @@ def test_making_and_dropping_leaves_memory_flat(impl, maker):
         tracemalloc.stop()
     # A leak of one small object per binder or wrapper would be 10,000 of them.
     assert after - before <= 64 * 1024, (after - before) / len(functions)
+
+
+def _closure_function():
+    z = Value("z")
+
+    def f(a, b=2, /, *args, c, d=Value("d"), **kw):
+        def inner():
+            return a, c, kw, z  # a, c and kw are cells of f
+
+        return (a, b, c, d, args, kw)
+
+    return f
+
+
+def test_parameters_that_are_cells(impl):
+    """Parameters an inner function closes over, and the body's cells and
+    free variables after them, leave the parameter names where they were."""
+    f = _closure_function()
+    assert made_directly(impl, f)
+    bind = impl.binder(f)
+    for args, kwargs in [((1,), {"c": 3}), ((1, 2, 5), {"c": 3, "x": 4}), ((), {"c": 1}),
+                         ((1,), {"a": 1}), ((1,), {"c": 1, "d": 2})]:
+        assert_same_outcome(outcome(lambda: bind(*args, **kwargs)), outcome(lambda: f(*args, **kwargs)))
+    assert bind.layout == Layout.from_callable(f)
+    assert bind.layout.names == ("a", "b", "c", "d", "args", "kw")
+    wrapper = impl.wrap(f, before=len)
+    assert_same_outcome(outcome(lambda: wrapper(1, c=2)), outcome(lambda: f(1, c=2)))
+    assert_same_outcome(outcome(lambda: wrapper(1, cc=2)), outcome(lambda: f(1, cc=2)))
