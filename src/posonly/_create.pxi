@@ -202,7 +202,7 @@ cdef int _complete_binder(Binder b) except -1:
                 tuple((n, d) for n, d in zip(names[argcount:total], b._kwdefaults)
                       if d is not NO_DEFAULT))
         if b._plan is None:
-            b._plan = Plan(b._layout, False)
+            b._plan = Plan(b._layout)
         if b._argument_slots == NULL:
             plan = b._plan
             b._argument_names = tuple(name for name, _ in plan.arguments_order)
