@@ -23,8 +23,17 @@ import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from . import _errors
-from ._common import FUNCTION_BINDERS, NO_DEFAULT, Plan, name_function, parameter_list
-from ._layout import _CO_VARARGS, _CO_VARKEYWORDS, MISSING, Layout, _name_of_function
+from ._common import (
+    CO_VARARGS_OR_VARKEYWORDS,
+    FUNCTION_BINDERS,
+    NO_DEFAULT,
+    Plan,
+    name_function,
+    parameter_list,
+    placeholder_layout,
+    plain_function,
+)
+from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
 
@@ -195,20 +204,13 @@ else:
 # call to it, and words each error, as it would for the function itself.
 _TEMPLATES: Dict[Tuple[int, int, int, int], types.CodeType] = {}
 _QUALNAME_IN_CODE = sys.version_info >= (3, 11)  # co_qualname: the function's default qualname
-_ABSENT: Any = object()
 
 
 def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types.CodeType:
     key = (argcount, n_posonly, n_kwonly, flags)
     code = _TEMPLATES.get(key)
     if code is None:
-        n = argcount + n_kwonly
-        names = [f"_{i}" for i in range(n + bool(flags & _CO_VARARGS) + bool(flags & _CO_VARKEYWORDS))]
-        shape = Layout(
-            "f", names[:n_posonly], names[n_posonly:argcount],
-            names[n] if flags & _CO_VARARGS else None, names[argcount:n],
-            names[-1] if flags & _CO_VARKEYWORDS else None,
-        )
+        shape = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         code = _generate_function(shape, False).__code__
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = code
@@ -216,24 +218,14 @@ def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types
 
 
 def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
-    """A Binder of a plain function (one whose ``__dict__`` holds neither
-    ``__wrapped__`` nor ``__signature__``) made from its code object; None
-    for any other function, which the general path then binds."""
-    code = func.__code__
-    if (
-        type(code) is not types.CodeType  # PyPy's builtins
-        or getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
-        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
-    ):
+    """A Binder of a plain function made from its code object; None for any
+    other function, which the general path then binds."""
+    parts = plain_function(func)
+    if parts is None:
         return None
-    defaults = func.__defaults__
+    code, name, defaults = parts
     argcount = code.co_argcount
-    name = _name_of_function(func)
-    if (
-        defaults is not None and (type(defaults) is not tuple or len(defaults) > argcount)
-    ) or type(name) is not str:
-        return None  # the general path copies, or refuses, what is unusual
-    flags = code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS)
+    flags = code.co_flags & CO_VARARGS_OR_VARKEYWORDS
     n_kwonly = code.co_kwonlyargcount
     template = _template(argcount, code.co_posonlyargcount, n_kwonly, flags)
     names = code.co_varnames[: len(template.co_varnames)]

@@ -45,8 +45,14 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from ._common import MISSING_VALUE, parameter_list
-from ._layout import MISSING, Layout, _name_of_function
+from ._common import (
+    CO_VARARGS_OR_VARKEYWORDS,
+    MISSING_VALUE,
+    parameter_list,
+    placeholder_layout,
+    plain_function,
+)
+from ._layout import MISSING, Layout
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -215,8 +221,6 @@ def _wrapper_function(
 # cells.  The globals, which hold only the wrapper's mark, are shared.
 _Templates = Tuple[types.CodeType, Optional[types.CodeType], Tuple[str, ...]]
 _TEMPLATES: Dict[Tuple[int, int, int, int, bool], _Templates] = {}
-_ABSENT: Any = object()
-_CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
 _FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION}
 
 
@@ -224,13 +228,7 @@ def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around:
     key = (argcount, n_posonly, n_kwonly, flags, around)
     templates = _TEMPLATES.get(key)
     if templates is None:
-        n = argcount + n_kwonly
-        names = [f"_{i}" for i in range(n + bool(flags & 0x04) + bool(flags & 0x08))]
-        layout = Layout(
-            "f", names[:n_posonly], names[n_posonly:argcount],
-            names[n] if flags & 0x04 else None, names[argcount:n],
-            names[-1] if flags & 0x08 else None,
-        )
+        layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(layout, False)
         if around:
             body = f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
@@ -269,28 +267,16 @@ def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, 
 def _wrapper_of_function(
     function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
 ) -> Optional[types.FunctionType]:
-    """_wrapper_function's function for a plain function (one whose
-    ``__dict__`` holds neither ``__wrapped__`` nor ``__signature__``), made
-    from templates; None for anything else."""
-    if type(function) is not types.FunctionType:
+    """_wrapper_function's function for a plain function, made from
+    templates; None for anything else."""
+    parts = plain_function(function)
+    if parts is None:
         return None
-    code = function.__code__
-    if (
-        type(code) is not types.CodeType  # PyPy's builtins
-        or getattr(function, "__wrapped__", _ABSENT) is not _ABSENT
-        or getattr(function, "__signature__", _ABSENT) is not _ABSENT
-    ):
-        return None
-    defaults = function.__defaults__
+    code, name, defaults = parts
     argcount = code.co_argcount
-    name = _name_of_function(function)
-    if (
-        defaults is not None and (type(defaults) is not tuple or len(defaults) > argcount)
-    ) or type(name) is not str:
-        return None  # the general path copies, or refuses, what is unusual
     n_kwonly = code.co_kwonlyargcount
     wrapper, proceed, placeholders = _templates(
-        argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & _CO_VARARGS_OR_VARKEYWORDS,
+        argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
         around is not None,
     )
     names = code.co_varnames[: len(wrapper.co_varnames)]
