@@ -223,7 +223,8 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
         return a, b
 
     k.__defaults__ = Defaults((Value("d"),))
-    assert FUNCTION_BINDERS[impl.Binder](k) is None
+    if type(k.__defaults__) is not tuple:  # CPython keeps the subclass (PyPy copies it)
+        assert FUNCTION_BINDERS[impl.Binder](k) is None
     assert impl.binder(k)(1) == (1, k.__defaults__[0])
 
     class Name(str):
