@@ -234,7 +234,7 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
         pass
 
     n.__qualname__ = Name("the.name")
-    if sys.version_info >= (3, 10):
+    if sys.version_info >= (3, 10) and type(n.__qualname__) is not str:  # PyPy copies it
         assert FUNCTION_BINDERS[impl.Binder](n) is None
     with pytest.raises(TypeError) as info:
         impl.binder(n)()
