@@ -35,8 +35,8 @@ from types import GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
 from posonly._common import (
-    NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments, descriptor_refused,
-    make_binder, wrapper_arguments,
+    FUNCTION_BINDERS, NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments,
+    descriptor_refused, make_binder, wrapper_arguments,
 )
 from posonly._layout import MISSING, Layout
 
@@ -127,6 +127,7 @@ __all__ = [
     "function_signature", "wrap",
 ]
 
+cdef object _FROM_FUNCTION = object()  # Binder's argument when _binder_of_function makes one
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
 cdef PyObject *_MISSING = <PyObject *>MISSING
 
@@ -157,4 +158,5 @@ cdef int _refuse_non_str_keys(PyObject *keywords) except -1:
 
 include "_binder.pxi"
 include "_dropin.pxi"
+include "_create.pxi"
 include "_wrapper.pxi"

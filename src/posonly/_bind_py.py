@@ -18,11 +18,23 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Sequence, Tuple, TypeVar
 
 from . import _errors
-from ._common import NO_DEFAULT, Call, Plan, binder_arguments, name_function, parameter_list
+from ._common import (
+    CO_VARARGS_OR_VARKEYWORDS,
+    FUNCTION_BINDERS,
+    NO_DEFAULT,
+    Call,
+    Plan,
+    binder_arguments,
+    name_function,
+    parameter_list,
+    placeholder_layout,
+    plain_function,
+)
 from ._layout import MISSING, Layout
 
 __all__ = ["Binder"]
@@ -262,6 +274,57 @@ else:
         _P = TypeVar("_P")
 
 
+# A binder of a plain function, made with no compile: the function that binds
+# is a copy of one template function per shape (how many parameters of each
+# kind), compiled once, whose body returns its locals as a tuple; the copy
+# gets the function's own parameter names (``co_varnames``: the bytecode reads
+# its locals by position), name and defaults, so the interpreter binds each
+# call to it, and words each error, as it would for the function itself.
+_TEMPLATES: Dict[Tuple[int, int, int, int], types.CodeType] = {}
+_QUALNAME_IN_CODE = sys.version_info >= (3, 11)  # co_qualname: the function's default qualname
+
+
+def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types.CodeType:
+    key = (argcount, n_posonly, n_kwonly, flags)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        shape = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
+        code = _generate_function(shape, Plan(shape)).__code__
+        if len(_TEMPLATES) < 4096:
+            _TEMPLATES[key] = code
+    return code
+
+
+def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
+    """A Binder of a plain function made from its code object; None for any
+    other function, which the general path then binds."""
+    parts = plain_function(func)
+    if parts is None:
+        return None
+    code, name, defaults = parts
+    argcount = code.co_argcount
+    flags = code.co_flags & CO_VARARGS_OR_VARKEYWORDS
+    n_kwonly = code.co_kwonlyargcount
+    template = _template(argcount, code.co_posonlyargcount, n_kwonly, flags)
+    names = code.co_varnames[: len(template.co_varnames)]
+    if _QUALNAME_IN_CODE:
+        copy = template.replace(co_varnames=names, co_name=name, co_qualname=name)
+    else:
+        copy = template.replace(co_varnames=names, co_name=name)
+    function = types.FunctionType(copy, _GLOBALS, name, defaults)
+    kwdefaults = func.__kwdefaults__
+    if kwdefaults and n_kwonly:
+        # The interpreter looks up only the keyword-only names there.
+        kwonly = names[argcount : argcount + n_kwonly]
+        function.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+    return Binder._of_function(function)
+
+
+_GLOBALS: Dict[str, Any] = {}  # the template functions' globals: they read none
+_LATER = frozenset(("layout", "_plan", "_partial_function"))
+_completing = threading.Lock()
+
+
 class Binder(_Partial, Generic[_P]):
     """Binds call arguments to a layout's parameters, as the interpreter does.
 
@@ -307,6 +370,31 @@ class Binder(_Partial, Generic[_P]):
     if TYPE_CHECKING:
 
         def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]: ...
+
+    @classmethod
+    def _of_function(cls, function: Callable[..., tuple]) -> "Binder[Any]":
+        """The binder whose calls go to ``function`` (binder_of_function's);
+        its layout, plan and partial() function are built on first use."""
+        self = _Partial.__new__(cls, function)
+        object.__setattr__(self, "_function", function)
+        return self
+
+    if not TYPE_CHECKING:  # a type checker would take it for any attribute
+
+        def __getattr__(self, attr):
+            # Only a binder made by _of_function lacks these, until asked.
+            if attr in _LATER:
+                with _completing:
+                    try:
+                        object.__getattribute__(self, "layout")
+                    except AttributeError:
+                        layout = Layout._from_function(self._function)
+                        plan = Plan(layout)
+                        partial_function = _generate_partial_function(layout, plan)
+                        object.__setattr__(self, "_partial_function", partial_function)
+                        object.__setattr__(self, "_plan", plan)
+                        object.__setattr__(self, "layout", layout)
+            return object.__getattribute__(self, attr)
 
     def __setattr__(self, attr: str, value: Any) -> None:
         raise AttributeError(f"Binder is immutable; cannot set {attr!r}")
@@ -384,5 +472,7 @@ class Binder(_Partial, Generic[_P]):
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder[_P]":
         return Binder(self.layout, self._plan.deep_copy_call(memo))
 
+
+FUNCTION_BINDERS[Binder] = binder_of_function
 
 from ._wrap_py import Wrapper, wrap  # noqa: E402

@@ -23,8 +23,8 @@ cdef class Binder:
     """
 
     cdef posonly_plan _c  # its vectorcall pointer is read by the interpreter on every call
-    cdef readonly object layout
-    cdef object _plan
+    cdef object _layout  # built on first use for a binder made from a function
+    cdef object _plan  # the same
     cdef object _name
     cdef tuple _prefix  # a bound method's self, a partial's arguments
     cdef object __weakref__
@@ -56,8 +56,10 @@ cdef class Binder:
             layout, call = _binder_arguments(*args, **kwargs)
         self._c.vectorcall = posonly_binder_vectorcall
         self._c.general = <void *>_binder_general
+        if layout is _FROM_FUNCTION:
+            return  # _binder_of_function fills the rest
         plan = Plan(layout, call)
-        self.layout = layout
+        self._layout = layout
         self._plan = plan
         self._name = plan.name
         self._prefix = plan.prefix
@@ -97,6 +99,18 @@ cdef class Binder:
 
     def __dealloc__(self):
         PyMem_Free(self._argument_slots)
+
+    @property
+    def layout(self):
+        """The :class:`Layout` this binder binds."""
+        if self._layout is None:
+            _complete_binder(self)
+        return self._layout
+
+    cdef object _get_plan(self):
+        if self._plan is None:
+            _complete_binder(self)
+        return self._plan
 
     # -- the core --------------------------------------------------------------
 
@@ -236,9 +250,12 @@ cdef class Binder:
             if varkw == NULL:
                 self._hide(out)
                 _refuse_non_str_keys(all_keywords)
+                posonly, candidates = self._posonly, self._keyword_candidates
+                if posonly is None:  # a binder made by _binder_of_function
+                    posonly = self._names[:self._c.n_posonly]
+                    candidates = self._names[self._c.n_posonly:self._c.total_args]
                 raise _errors.unexpected_keyword(
-                    self._name, self._posonly, <object>all_keywords,
-                    self._keyword_candidates, <object>keyword)
+                    self._name, posonly, <object>all_keywords, candidates, <object>keyword)
             PyDict_SetItem(varkw, keyword, value)
             return hidden
         if PyTuple_GET_ITEM(out, j) != NULL:
@@ -335,7 +352,7 @@ cdef class Binder:
         cdef bint exact_keys = True
         cdef PyObject *fast
         if type(args) is not tuple:
-            args = self._plan.star_args(args)
+            args = self._get_plan().star_args(args)
         if kwargs is None or (type(kwargs) is dict and PyDict_GET_SIZE(<PyObject *>kwargs) == 0):
             # Positionals only: exactly the binder's own call.
             return posonly_steal(posonly_call_binder(<PyObject *>self, tuple_items(<PyObject *>args, 0),
@@ -359,7 +376,7 @@ cdef class Binder:
                 return values
         if kwargs is not None:
             if type(kwargs) is not dict:
-                kwargs = self._plan.star_kwargs(kwargs)
+                kwargs = self._get_plan().star_kwargs(kwargs)
             # The interpreter refuses non-str keys before binding anything.
             while PyDict_Next(<PyObject *>kwargs, &pos, &key, &value):
                 if not PyUnicode_Check(key):
@@ -382,7 +399,7 @@ cdef class Binder:
               and PyTuple_GET_SIZE(<PyObject *>kwnames) <= PyTuple_GET_SIZE(<PyObject *>stack)):
             nkw = PyTuple_GET_SIZE(<PyObject *>kwnames)
         else:
-            stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
+            stack, kwnames = self._get_plan().vectorcall_args(stack, kwnames)
             nkw = len(kwnames) if kwnames is not None else 0
         return self._entry(tuple_items(<PyObject *>stack, 0), PyTuple_GET_SIZE(<PyObject *>stack) - nkw,
                            <PyObject *>kwnames if nkw else NULL, NULL, False, False)
@@ -396,6 +413,8 @@ cdef class Binder:
         """Bind the call; return a dict of name to value in signature order."""
         values = self._entry(tuple_items(<PyObject *>args, 0), len(args), NULL,
                              <PyObject *>kwargs if kwargs else NULL, False, False)
+        if self._argument_slots == NULL:
+            _complete_binder(self)
         cdef dict arguments = {}
         cdef Py_ssize_t i
         for i in range(PyTuple_GET_SIZE(<PyObject *>self._argument_names)):
@@ -407,7 +426,7 @@ cdef class Binder:
     def apply(self, func, values):
         """Call ``func`` with a locals tuple: positionals by position,
         ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
-        return self._plan.apply(func, values)
+        return self._get_plan().apply(func, values)
 
     def __call__(self, *args, **kwargs):
         # What callable() and collections.abc.Callable look for; the
@@ -415,7 +434,7 @@ cdef class Binder:
         return PyVectorcall_Call(self, args, kwargs)
 
     def __repr__(self):
-        return f"<posonly.Binder {self._plan.describe()}>"
+        return f"<posonly.Binder {self._get_plan().describe()}>"
 
     def __reduce__(self):
         if self._c.bound:
@@ -432,7 +451,7 @@ cdef class Binder:
         return self
 
     def __deepcopy__(self, memo):
-        return Binder(self.layout, self._plan.deep_copy_call(memo))
+        return Binder(self.layout, self._get_plan().deep_copy_call(memo))
 
 
 

@@ -12,7 +12,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
-from ._layout import MISSING, Layout
+from ._layout import MISSING, Layout, _name_of_function
 
 
 MISSING_VALUE = "got MISSING for a parameter that was not bound"
@@ -488,6 +488,11 @@ def descriptor_refused(func: Any) -> TypeError:
 BinderT = TypeVar("BinderT")
 _NAMED_BY_CALLEE = sys.implementation.name != "cpython"
 
+FUNCTION_BINDERS: Dict[Any, Callable[[types.FunctionType], Any]] = {}
+"""Per ``Binder`` class, its maker of binders of plain functions, straight
+from the code object (``None`` where the function is not plain)."""
+_FunctionType = types.FunctionType
+
 
 def make_binder(
     binder_class: Callable[..., BinderT],
@@ -495,6 +500,12 @@ def make_binder(
     follow_wrapped: bool = True,
 ) -> BinderT:
     """``posonly.binder`` for one implementation's ``Binder`` class."""
+    if type(target) is _FunctionType:
+        # A plain function: made from its code object, with no Layout built.
+        made = FUNCTION_BINDERS.get(binder_class)
+        binder = made(target) if made is not None else None
+        if binder is not None:
+            return binder  # type: ignore[no-any-return]
     if isinstance(target, Layout):
         return binder_class(target)
     if _is_plain_function(target) and not advertises(target):
@@ -510,3 +521,47 @@ def make_binder(
     if _NAMED_BY_CALLEE and isinstance(target, (types.FunctionType, types.MethodType)):
         call.callee = target
     return binder_class(call.layout, call)
+
+
+# -- plain functions, made from their code objects ---------------------------
+
+_ABSENT: Any = object()
+CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
+
+
+def plain_function(func: Any) -> Optional[Tuple[types.CodeType, str, Optional[Tuple[Any, ...]]]]:
+    """``(code, name, defaults)`` of a plain function, one whose parameters
+    the pure twin makes a binder or wrapper of straight from its code object
+    (the name is what the interpreter's errors call it); ``None`` for
+    anything else, which goes the general way: not a function, a ``__dict__``
+    holding ``__wrapped__`` or ``__signature__`` (another signature
+    advertised), or defaults or a name the general way copies or refuses."""
+    if type(func) is not _FunctionType or _NAMED_BY_CALLEE:
+        # (On PyPy the function itself names some messages: the general way.)
+        return None
+    code = func.__code__
+    if (
+        type(code) is not types.CodeType  # PyPy's builtins
+        or getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
+        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
+    ):
+        return None
+    defaults = func.__defaults__
+    name = _name_of_function(func)
+    if (
+        defaults is not None and (type(defaults) is not tuple or len(defaults) > code.co_argcount)
+    ) or type(name) is not str:
+        return None
+    return code, name, defaults
+
+
+def placeholder_layout(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> Layout:
+    """A layout of one shape (a code object's counts and ``*args``/``**kwargs``
+    flags) with parameters named ``_0``, ``_1``, ..., for template functions."""
+    n = argcount + n_kwonly
+    names = [f"_{i}" for i in range(n + bool(flags & 0x04) + bool(flags & 0x08))]
+    return Layout(
+        "f", names[:n_posonly], names[n_posonly:argcount],
+        names[n] if flags & 0x04 else None, names[argcount:n],
+        names[-1] if flags & 0x08 else None,
+    )

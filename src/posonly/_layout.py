@@ -253,8 +253,17 @@ class Layout:
         # The interpreter only ever looks up keyword-only names in
         # __kwdefaults__; anything else stored there is ignored, here too.
         kwdefaults = func.__kwdefaults__ or {}
+        name = _name_of_function(func)
+        defaults = func.__defaults__ or ()
+        if type(name) is str and type(defaults) is tuple and len(defaults) <= argcount:
+            # The compiler made the names valid: nothing to check again.
+            return cls._of_code(
+                name, varnames[:index + (varkw is not None)], n_posonly, argcount, total,
+                varargs, varkw, defaults,
+                tuple((k, kwdefaults[k]) for k in kwonly if k in kwdefaults),
+            )
         return cls(
-            name=_name_of_function(func),
+            name=name,
             posonly=varnames[:n_posonly],
             positional=varnames[n_posonly:argcount],
             varargs=varargs,
@@ -263,6 +272,41 @@ class Layout:
             defaults=func.__defaults__ or (),
             kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
         )
+
+    @classmethod
+    def _of_code(
+        cls,
+        name: str,
+        names: Tuple[str, ...],
+        n_posonly: int,
+        argcount: int,
+        total: int,
+        varargs: Optional[str],
+        varkw: Optional[str],
+        defaults: Tuple[Any, ...],
+        kwdefault_pairs: Tuple[Tuple[str, Any], ...],
+    ) -> "Layout":
+        """A layout from what a code object holds, which the compiler made
+        valid, taken as it is: ``names`` in frame order, exact interned
+        strings; ``kwdefault_pairs`` in keyword-only order."""
+        self = object.__new__(cls)
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "posonly", names[:n_posonly])
+        set_(self, "positional", names[n_posonly:argcount])
+        set_(self, "varargs", varargs)
+        set_(self, "kwonly", names[argcount:total])
+        set_(self, "varkw", varkw)
+        set_(self, "defaults", defaults)
+        set_(self, "_kwdefaults", kwdefault_pairs)
+        set_(self, "names", names)
+        # As __init__ computes it: equal layouts hash equal however made.
+        kwdefault_names = tuple(k for k, _ in kwdefault_pairs)
+        set_(self, "_hash", hash((
+            name, self.posonly, self.positional, varargs, self.kwonly, varkw,
+            len(defaults), kwdefault_names,
+        )))
+        return self
 
     @classmethod
     def from_signature(cls, sig: Any, name: str = "f") -> "Layout":

@@ -45,7 +45,17 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, Union, overload
 
-from ._common import MISSING_VALUE, Plan, descriptor_refused, parameter_list, resolve, wrapper_arguments
+from ._common import (
+    CO_VARARGS_OR_VARKEYWORDS,
+    MISSING_VALUE,
+    Plan,
+    descriptor_refused,
+    parameter_list,
+    placeholder_layout,
+    plain_function,
+    resolve,
+    wrapper_arguments,
+)
 from ._layout import MISSING, Layout
 
 __all__ = ["Wrapper", "wrap"]
@@ -222,6 +232,108 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
     generated.__code__ = generated.__code__.replace(co_name=code_name)
 
 
+# A wrapper of a plain function, made with no compile: its generated function
+# (and proceed) are copies of template functions compiled once per shape, as
+# _wrapper_function writes them for parameters named _0, _1, ..., but with
+# the function and the handler in closure cells rather than in globals of
+# their own; a copy gets the function's own parameter names (co_varnames: the
+# bytecode reads its locals by position), its keyword-only names where the
+# body passes them by keyword (constants of the code), its name, defaults and
+# cells.  The globals, which hold only the wrapper's mark, are shared.
+_Templates = Tuple[types.CodeType, Optional[types.CodeType], Tuple[str, ...]]
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool], _Templates] = {}
+_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION}
+
+
+def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool) -> _Templates:
+    key = (argcount, n_posonly, n_kwonly, flags, around)
+    templates = _TEMPLATES.get(key)
+    if templates is None:
+        layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
+        shape = _Shape(Plan(layout))
+        if around:
+            body = f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+        else:
+            body = (
+                f"        _handler({shape.values(copy_varkw=True)})\n"
+                f"        return {shape.call('_func', shape.positional)}\n"
+            )
+        source = (
+            f"def make(_func, _handler, _proceed):\n"
+            f"    def wrapper({parameter_list(layout)}):\n{body}"
+            f"    return wrapper\n"
+        )
+        namespace: Dict[str, Any] = {}
+        exec(compile(source, _FILENAME, "exec"), namespace)
+        wrapper = namespace["make"](len, len, len)
+        proceed = _proceed(layout, shape, len).__code__ if around else None
+        templates = (wrapper.__code__, proceed, tuple(layout.kwonly))
+        if len(_TEMPLATES) < 4096:
+            _TEMPLATES[key] = templates
+    return templates
+
+
+def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, ...]:
+    """``template``'s constants with the keyword names of its calls renamed."""
+    if not kwonly:
+        return template.co_consts
+    return tuple(
+        kwonly.get(c, c) if type(c) is str
+        else tuple(kwonly.get(x, x) for x in c) if type(c) is tuple and c and type(c[0]) is str
+        else c
+        for c in template.co_consts
+    )
+
+
+def _wrapper_of_function(
+    function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
+) -> Optional[types.FunctionType]:
+    """_wrapper_function's function for a plain function, made from
+    templates; None for anything else."""
+    parts = plain_function(function)
+    if parts is None:
+        return None
+    code, name, defaults = parts
+    argcount = code.co_argcount
+    n_kwonly = code.co_kwonlyargcount
+    wrapper, proceed, placeholders = _templates(
+        argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
+        around is not None,
+    )
+    names = code.co_varnames[: len(wrapper.co_varnames)]
+    kwonly = names[argcount : argcount + n_kwonly]
+    renamed = dict(zip(placeholders, kwonly))
+    cells = {"_func": types.CellType(function)}
+    if around is None:
+        cells["_handler"] = types.CellType(before)
+    else:
+        cells["_handler"] = types.CellType(around)
+        size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
+        cells["_proceed"] = types.CellType(types.FunctionType(
+            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr, arg-type]
+            {
+                "_func": function, "_type": type, "_tuple": tuple, "_len": len,
+                "_invalid": _invalid_values(size, name), "_missing": MISSING,
+                "_refuse": _refuse_missing,
+            },
+            "proceed",
+        ))
+    code_name = name if sys.version_info < (3, 10) else function.__name__
+    generated = types.FunctionType(
+        wrapper.replace(
+            co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
+        ),
+        _FUNCTION_GLOBALS, code_name, defaults,
+        tuple(cells[free] for free in wrapper.co_freevars),
+    )
+    kwdefaults = function.__kwdefaults__
+    if kwdefaults and n_kwonly:
+        # The interpreter looks up only the keyword-only names there.
+        generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+    generated.__qualname__ = name
+    return generated
+
+
 if TYPE_CHECKING:
     _Partial = functools.partial[Any]
 else:
@@ -345,16 +457,20 @@ def wrap(
     if (before is None) == (around is None):
         raise TypeError("wrap() takes exactly one handler: before= or around=")
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
-    call = resolve(func)
-    plan = Plan(call.layout, call)
-    shape = _Shape(plan)
-    one_first = len(call.prefix) == 1 and not call.preset
-    mark = _OF_FUNCTION if not plan.bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
-    generated = _wrapper_function(shape, func, before, around, mark)
-    _name_generated(generated, call.layout, func)
+    generated = _wrapper_of_function(func, before, around)  # None unless a plain function
+    bound = one_first = False
+    if generated is None:
+        call = resolve(func)
+        plan = Plan(call.layout, call)
+        shape = _Shape(plan)
+        bound = plan.bound
+        one_first = len(call.prefix) == 1 and not call.preset
+        mark = _OF_FUNCTION if not bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
+        generated = _wrapper_function(shape, func, before, around, mark)
+        _name_generated(generated, call.layout, func)
     functools.update_wrapper(generated, func)
     wrapper: Any = generated
-    if plan.bound:
+    if bound:
         # inspect.signature of the bound wrapper: the parameters bound
         # (the function's, with self), less what the call puts first.
         target = call.target
@@ -372,7 +488,7 @@ def wrap(
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
         wrapper = types.MethodType(wrapper, call.prefix[0])
-    elif plan.bound:
+    elif bound:
         # inspect finds the function's signature through __wrapped__, and
         # with follow_wrapped=False the partial's, from the generated one's.
         wrapper = functools.partial(wrapper, *call.prefix, **(call.preset or {}))

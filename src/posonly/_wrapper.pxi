@@ -7,7 +7,6 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
-cdef object _update_wrapper = functools.update_wrapper
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _partial = functools.partial
@@ -42,7 +41,7 @@ cdef class Proceed:
     cdef str _name  # the function's, for proceed's errors
 
     def __cinit__(self, func, Binder binder not None):
-        plan = binder._plan
+        plan = binder._get_plan()
         self._c.vectorcall = <vectorcallfunc>_proceed_vectorcall
         self._c.size = plan.out_size
         self._c.n_positional = plan.out_positional
@@ -120,7 +119,7 @@ cdef class Wrapper:
             name = self._binder.layout.name
             attributes["__qualname__"] = name
             attributes["__name__"] = name.rpartition(".")[2]
-        if _inspect_module.iscoroutinefunction(func):
+        if _is_coroutine_function(func):
             if _MARKS_COROUTINES:
                 _inspect_module.markcoroutinefunction(self)
             else:
@@ -157,7 +156,7 @@ cdef class Wrapper:
 
     @property
     def _posonly_call(self):
-        return (<Binder>self._binder)._plan.call()
+        return (<Binder>self._binder)._get_plan().call()
 
     def __call__(self, *args, **kwargs):
         # What callable() and collections.abc.Callable look for; the
