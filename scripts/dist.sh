@@ -114,13 +114,30 @@ fi
 echo "$sources" >dist/.sources
 
 # -- the binary wheels ---------------------------------------------------------
-# Built from the unpacked sdist (not the checkout), one interpreter after the
-# other, each in a venv of its own (inside the Debian root for Debian's); the
-# generated C and the build directory of the unpacked tree are shared.
+# Each built from its own unpacked copy of the sdist (not the checkout), in a
+# venv of its own (inside the Debian root for Debian's), POSONLY_JOBS at a
+# time (default: one per core); then repaired one after the other.
+jobs=${POSONLY_JOBS:-$(nproc 2>/dev/null || echo 1)}
 rm -rf "$work/src" "$work/raw"
 mkdir -p "$work/src" "$work/raw"
-tar -xzf "$sdist" -C "$work/src"
-tree=$work/src/posonly-$version
+build_one() {  # minor where python: the raw wheel into $work/raw/minor, or a failed status
+    local minor=$1 where=$2 python=$3 step
+    local tree=$work/src/$minor raw=$work/raw/$minor
+    mkdir -p "$tree" "$raw"
+    tar -xzf "$sdist" -C "$tree"
+    # No wheel cache: a wheel built earlier from a tree of this name (or the
+    # pure one) must never stand in for this build.
+    step="\"$python\" -m venv --clear .venvs/dist-build-$minor &&
+          .venvs/dist-build-$minor/bin/python -m pip wheel -q --no-deps --no-cache-dir \
+              -w \"$raw\" \"$tree/posonly-$version\""
+    if [ "$where" = debian ]; then
+        bash scripts/debian.sh bash -c "$step"
+    else
+        bash -c "$step"
+    fi
+}
+pending=()
+running=0
 for build in "${builds[@]}"; do
     read -r minor where python <<<"$build"
     tag=cp${minor/./}
@@ -128,24 +145,25 @@ for build in "${builds[@]}"; do
         echo "=== CPython $minor: $(basename dist/posonly-"$version"-"$tag"-"$tag"-*.whl) (kept)"
         continue
     fi
-    echo "=== CPython $minor ($where $python): building"
-    raw=$work/raw/$minor
-    mkdir -p "$raw"
-    # No wheel cache: a wheel built earlier from this sdist (the pure one)
-    # must never stand in for this build.
-    step="\"$python\" -m venv --clear .venvs/dist-build-$minor &&
-          .venvs/dist-build-$minor/bin/python -m pip wheel -q --no-deps --no-cache-dir -w \"$raw\" \"$tree\""
-    if [ "$where" = debian ]; then
-        run=(bash scripts/debian.sh bash -c "$step")
-    else
-        run=(bash -c "$step")
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
     fi
-    if ! "${run[@]}" >"$work/$minor.log" 2>&1; then
+    echo "=== CPython $minor ($where $python): building"
+    (status=0; build_one "$minor" "$where" "$python" >"$work/$minor.log" 2>&1 || status=$?
+     echo "$status" >"$work/$minor.status") &
+    running=$((running + 1))
+    pending+=("$minor")
+done
+wait || true
+for minor in "${pending[@]}"; do
+    tag=cp${minor/./}
+    if [ "$(cat "$work/$minor.status" 2>/dev/null)" != 0 ]; then
         cat "$work/$minor.log"
         echo "dist: the build on CPython $minor failed" >&2
         exit 1
     fi
-    wheel=$(ls "$raw"/posonly-"$version"-"$tag"-"$tag"-linux_*.whl)
+    wheel=$(ls "$work/raw/$minor"/posonly-"$version"-"$tag"-"$tag"-linux_*.whl)
     # auto: the lowest manylinux tag the symbols allow.
     auditwheel repair -w dist "$wheel" >"$work/$minor.repair.log" 2>&1 \
         || { cat "$work/$minor.repair.log"; exit 1; }

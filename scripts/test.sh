@@ -80,6 +80,8 @@ cpythons=$(while read -r where implementation version python; do
 done <<<"$found" | sort -uV | tr '\n' ' ')
 echo "=== scripts/dist.sh (CPython ${cpythons:-none})"
 PYTHONS="$cpythons" bash scripts/dist.sh
+# The binary wheels dist/ must hold, for tests/test_packaging.py.
+dist_pythons=$(echo $cpythons | tr ' ' ',')
 
 # Then every venv, one at a time (they share pip's cache).  Then the suites,
 # $POSONLY_JOBS at a time (default: one per core), the sanitizer run among
@@ -114,7 +116,7 @@ while read -r -u 3 where implementation version python; do
         packaged=$label
     fi
     labels+=("$label")
-    commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging $run")
+    commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging POSONLY_DIST_PYTHONS=$dist_pythons $run")
 done 3<<<"$found"
 
 if [ ${#labels[@]} -eq 0 ] && [ ${#failed[@]} -eq 0 ]; then
