@@ -118,7 +118,8 @@ def _check_install(python, env, workdir):
 def test_sdist_holds_the_cython_source_and_nothing_generated(sdist):
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    for wanted in ("src/posonly/_bind.pyx", "src/posonly/_bind_py.py", "src/posonly/py.typed",
+    for wanted in ("src/posonly/_bind.pyx", "src/posonly/_binder.pxi", "src/posonly/_binder.h",
+                   "src/posonly/_bind_py.py", "src/posonly/py.typed",
                    "src/posonly/__init__.py", "setup.py", "pyproject.toml", "MANIFEST.in"):
         assert wanted in names
     generated = [n for n in names if re.search(r"\.(c|html|so|pyd)$", n)]
