@@ -1,13 +1,22 @@
 """Build the compiled binder when possible; fall back to the pure twin.
 
-Environment switches (read at build time):
-  POSONLY_PURE_PYTHON=1        build no extension (also the run-time switch)
-  CI=true or POSONLY_REQUIRE_EXTENSION=1
-                               a failed build is an error, never a fallback
+Only these environment switches of the project's own change the build (a
+generic variable such as ``CI``, which every hosted CI sets, changes
+nothing: a user's ``pip install`` behaves the same there as anywhere):
+
+  POSONLY_PURE_PYTHON=1        build no extension (also the run-time switch);
+                               the wheel is then the pure py3-none-any one
+  POSONLY_REQUIRE_EXTENSION=1  a failed build is an error, never a fallback,
+                               and gcc or clang compile with -Werror (the
+                               project's own test and release scripts set it)
   POSONLY_DEBUG_BUILD=1        -O0 -g with C asserts on
   POSONLY_SANITIZE=1           AddressSanitizer and UndefinedBehaviorSanitizer
   POSONLY_ANNOTATE=1           write the annotated HTML beside each source file
                                (src/posonly/_bind.html, _binder.html, ...)
+
+The module does not declare itself free-threading compatible: on a
+free-threaded interpreter importing it turns the GIL back on (see the
+README's "Free-threaded CPython").
 """
 
 import os
@@ -24,7 +33,7 @@ def _extensions():
     if _flag("POSONLY_PURE_PYTHON") or sys.implementation.name != "cpython":
         print("posonly: building the pure-Python package only")
         return []
-    required = _flag("CI") or _flag("POSONLY_REQUIRE_EXTENSION")
+    required = _flag("POSONLY_REQUIRE_EXTENSION")
     try:
         from Cython.Build import cythonize
     except ImportError:
@@ -34,16 +43,19 @@ def _extensions():
         return []
     from setuptools import Extension
 
-    compile_args = ["-Wall"]
+    compile_args = []
     link_args = []
-    if required:
-        compile_args.append("-Werror")
-    if _flag("POSONLY_DEBUG_BUILD"):
-        compile_args += ["-O0", "-g", "-UNDEBUG"]
-    if _flag("POSONLY_SANITIZE"):
-        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
-        compile_args += sanitize + ["-g", "-UNDEBUG"]
-        link_args += sanitize
+    # gcc's and clang's flags; MSVC gets its defaults.
+    if sys.platform != "win32":
+        compile_args.append("-Wall")
+        if required:
+            compile_args.append("-Werror")
+        if _flag("POSONLY_DEBUG_BUILD"):
+            compile_args += ["-O0", "-g", "-UNDEBUG"]
+        if _flag("POSONLY_SANITIZE"):
+            sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+            compile_args += sanitize + ["-g", "-UNDEBUG"]
+            link_args += sanitize
     # One module: _bind.pyx includes its .pxi files and C headers, which are
     # found beside it.
     source_dir = os.path.join("src", "posonly")
@@ -62,11 +74,10 @@ def _extensions():
     )
     extensions = cythonize(
         [extension],
-        compiler_directives={
-            "language_level": "3",
-            "embedsignature": True,
-            "freethreading_compatible": True,
-        },
+        # No freethreading_compatible: the fast paths read shared mutable
+        # objects (a caller's dict, the patch's cache) that only the GIL
+        # guards.
+        compiler_directives={"language_level": "3", "embedsignature": True},
         annotate=_flag("POSONLY_ANNOTATE"),
     )
     # cythonize() builds new Extension objects and drops `optional`.

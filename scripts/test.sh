@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Install posonly and run the test suite on every interpreter this machine
-# has, each in its own venv with its own build of the extension:
+# Build the release artifacts once (scripts/dist.sh: the sdist, the pure
+# wheel and a repaired binary wheel per CPython tested; dist/ is reused while
+# the sources are unchanged), then install them and run the test suite on
+# every interpreter this machine has, each in a fresh venv with no compiler:
 #   - pyenv's CPython from 3.9 up (else python3);
 #   - Debian's pypy3 (PyPy, Python 3.9), when installed;
 #   - CPython 3.14 and 3.15 and PyPy (Python 3.11) of the Debian unstable
 #     root that scripts/provision.sh makes, when it is there.
-# On CPython the suite runs over both the compiled binder and the pure twin;
-# on PyPy over the pure twin; and the whole suite once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer.  The venvs are built one
-# after the other, then the suites run POSONLY_JOBS at a time (default: one
-# per core), each one's output printed when all are done (and kept in
-# .venvs/logs).  Extra arguments go to pytest.
+# On CPython pip must pick that CPython's binary wheel, and the suite runs
+# over both the compiled binder and the pure twin; on PyPy it picks the pure
+# wheel, and the suite runs over the pure twin; then the whole suite once
+# more under AddressSanitizer and UndefinedBehaviorSanitizer (a build of its
+# own).  The venvs are made one after the other, then the suites run
+# POSONLY_JOBS at a time (default: one per core), each one's output printed
+# when all are done (and kept in .venvs/logs).  Extra arguments go to pytest.
 #
 #   bash scripts/test.sh                  # every interpreter, and the sanitizer run
 #   PYTHONS="3.12 3.14 pypy3.11" bash scripts/test.sh -k vectorcall
@@ -69,10 +72,21 @@ if [ "${CI:-}" = true ] && [ -z "${PYTHONS:-}" ]; then
     done
 fi
 
-# First every venv, one at a time: the builds share the checkout's
-# generated C and build directory.  Then the suites, $POSONLY_JOBS at a time
-# (default: one per core), the sanitizer run among them (it builds in a
-# scratch copy of its own); each one's output is printed when all are done.
+# The wheels of the CPythons selected, built once; every venv installs them.
+cpythons=$(while read -r where implementation version python; do
+    if [ "$implementation" = cpython ] && selected "$implementation" "$version"; then
+        echo "${version%.*}"
+    fi
+done <<<"$found" | sort -uV | tr '\n' ' ')
+echo "=== scripts/dist.sh (CPython ${cpythons:-none})"
+PYTHONS="$cpythons" bash scripts/dist.sh
+# The binary wheels dist/ must hold, for tests/test_packaging.py.
+dist_pythons=$(echo $cpythons | tr ' ' ',')
+
+# Then every venv, one at a time (they share pip's cache).  Then the suites,
+# $POSONLY_JOBS at a time (default: one per core), the sanitizer run among
+# them (it builds in a scratch copy of its own); each one's output is printed
+# when all are done.
 jobs=${POSONLY_JOBS:-$(nproc 2>/dev/null || echo 1)}
 logs=.venvs/logs
 mkdir -p "$logs"
@@ -84,25 +98,25 @@ while read -r -u 3 where implementation version python; do
     selected "$implementation" "$version" || continue
     label="$implementation-$version"
     if [ "$where" = debian ]; then
-        echo "=== $label, Debian unstable ($python): building"
+        echo "=== $label, Debian unstable ($python): installing"
         run="bash scripts/debian.sh bash scripts/test-interpreter.sh $python .venvs/debian-$label"
     else
-        echo "=== $label ($python): building"
+        echo "=== $label ($python): installing"
         run="bash scripts/test-interpreter.sh $python .venvs/$label"
     fi
     if ! POSONLY_STEP=install $run; then
-        failed+=("$label (build)")
+        failed+=("$label (install)")
         continue
     fi
-    # The slow packaging test (sdist, installs with and without a compiler)
-    # runs with the first CPython only.
+    # The slow packaging test (the sdist, dist/'s artifacts, installs with
+    # and without a compiler) runs with the first CPython only.
     packaging=0
     if [ "$implementation" = cpython ] && [ -z "$packaged" ]; then
         packaging=1
         packaged=$label
     fi
     labels+=("$label")
-    commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging $run")
+    commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging POSONLY_DIST_PYTHONS=$dist_pythons $run")
 done 3<<<"$found"
 
 if [ ${#labels[@]} -eq 0 ] && [ ${#failed[@]} -eq 0 ]; then
@@ -115,7 +129,7 @@ ran=${#labels[@]}
 # It is the longest, so it starts first.
 if [ "${POSONLY_SANITIZE_RUN:-1}" != 0 ]; then
     labels=("sanitizer" "${labels[@]}")
-    commands=("bash scripts/sanitize.sh" "${commands[@]}")
+    commands=("POSONLY_PACKAGING_TESTS=0 bash scripts/sanitize.sh" "${commands[@]}")
 fi
 
 run_one() {  # label command [pytest args]: its output to its log, its status beside it

@@ -2,10 +2,19 @@
 
 ``python -m build --sdist`` on a copy of the working tree; the sdist must hold
 the Cython source and ``py.typed`` and none of the generated C, the annotated
-HTML or a built module.  Installing it into a fresh venv builds the extension
-(a wheel with the compiled module and ``py.typed``); installing it with no
-working C compiler (``CC=false``) still succeeds, after a real attempt, and
-gives the pure-Python twin.
+HTML or a built module.  Installing it with no working C compiler
+(``CC=false``) still succeeds, after a real attempt, and gives the pure-Python
+twin, also where the generic ``CI=true`` is set (only ``POSONLY_*`` switches
+change the build).
+
+The release artifacts in ``dist/`` (``bash scripts/dist.sh``, which
+scripts/test.sh runs first; ``POSONLY_DIST_DIR`` names another folder): one
+sdist, one pure ``py3-none-any`` wheel, and binary wheels whose manylinux tag
+is the lowest their symbols allow, each holding the compiled module.  A fresh
+venv with no compiler, given the folder, installs the binary wheel (pip
+prefers it to the pure one and to the sdist) and comes up compiled; given
+the pure wheel alone it comes up pure.  (scripts/test-interpreter.sh installs
+the wheels into every interpreter's venv and runs the suite on them.)
 
 Slow (builds and venvs), so it runs only when ``POSONLY_PACKAGING_TESTS=1``,
 or under ``CI=true`` unless ``POSONLY_PACKAGING_TESTS=0``.  It runs on the
@@ -109,34 +118,21 @@ def _check_install(python, env, workdir):
 def test_sdist_holds_the_cython_source_and_nothing_generated(sdist):
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    for wanted in ("src/posonly/_bind.pyx", "src/posonly/_bind_py.py", "src/posonly/py.typed",
+    for wanted in ("src/posonly/_bind.pyx", "src/posonly/_binder.pxi", "src/posonly/_binder.h",
+                   "src/posonly/_bind_py.py", "src/posonly/py.typed",
                    "src/posonly/__init__.py", "setup.py", "pyproject.toml", "MANIFEST.in"):
         assert wanted in names
     generated = [n for n in names if re.search(r"\.(c|html|so|pyd)$", n)]
     assert generated == []
 
 
-def test_sdist_builds_the_extension_in_a_fresh_venv(sdist, workdir, env):
-    python = _fresh_venv(workdir / "venv-compiled", env)
-    wheels = workdir / "wheels"
-    _run([python, "-m", "pip", "wheel", "--no-deps", "-w", wheels, sdist], env, workdir)
-    (wheel,) = wheels.glob("posonly-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
-        names = set(archive.namelist())
-    assert f"posonly/_bind{EXT_SUFFIX}" in names
-    assert "posonly/py.typed" in names
-    assert not [n for n in names if n.endswith((".c", ".html"))]
-    _run([python, "-m", "pip", "install", "--no-deps", wheel], env, workdir)
-    implementation, version, location = _check_install(python, env, workdir)
-    assert implementation == "cython"
-    assert sdist.name == f"posonly-{version}.tar.gz"
-    assert location.startswith(str(workdir / "venv-compiled"))
-
-
 def test_sdist_without_a_compiler_installs_the_pure_twin(sdist, workdir, env):
     python = _fresh_venv(workdir / "venv-no-compiler", env)
+    # CI=true, as every hosted CI sets it, changes nothing: the build still
+    # falls back to the pure twin.
     output = _run(
-        [python, "-m", "pip", "install", "-v", "--no-deps", sdist], dict(env, CC="false"), workdir
+        [python, "-m", "pip", "install", "-v", "--no-deps", sdist],
+        dict(env, CC="false", CI="true"), workdir,
     )
     # The build really tried the compiler, and fell back when it failed.
     assert "building 'posonly._bind' extension" in output
@@ -147,3 +143,118 @@ def test_sdist_without_a_compiler_installs_the_pure_twin(sdist, workdir, env):
     assert implementation == "python"
     assert location.startswith(str(workdir / "venv-no-compiler"))
     assert not list(Path(location).parent.glob("_bind*.so"))
+
+
+# -- the release artifacts of scripts/dist.sh --------------------------------------
+
+DIST = Path(os.environ.get("POSONLY_DIST_DIR") or ROOT / "dist")
+CP_TAG = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+# The manylinux policies and the glibc each allows, oldest first.
+MANYLINUX = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
+
+
+def _wheel_tags(path):
+    # name-version-python-abi-platform.whl; the platform part may hold several.
+    _, _, python, abi, platforms = path.name[: -len(".whl")].split("-")
+    return python, abi, platforms.split(".")
+
+
+@pytest.fixture(scope="module")
+def artifacts():
+    sdists = sorted(DIST.glob("posonly-*.tar.gz"))
+    wheels = sorted(DIST.glob("posonly-*.whl"))
+    assert sdists and wheels, f"no release artifacts in {DIST}: run bash scripts/dist.sh"
+    return sdists, wheels
+
+
+def test_dist_holds_one_sdist_one_pure_wheel_and_a_binary_wheel_per_cpython(artifacts):
+    sdists, wheels = artifacts
+    assert len(sdists) == 1
+    version = sdists[0].name[len("posonly-"):-len(".tar.gz")]
+    assert version == posonly_version()
+    assert all(w.name.startswith(f"posonly-{version}-") for w in wheels)
+    pure = [w for w in wheels if _wheel_tags(w) == ("py3", "none", ["any"])]
+    binary = [w for w in wheels if w not in pure]
+    assert len(pure) == 1
+    pythons = sorted(_wheel_tags(w)[0] for w in binary)
+    assert len(pythons) == len(set(pythons))  # one per CPython
+    assert CP_TAG in pythons  # this interpreter's, at least
+    # scripts/test.sh names the CPythons it tests, whose wheels must be here
+    # (under CI, the whole matrix, 3.9 to 3.15); dist/ may keep others.
+    expected = os.environ.get("POSONLY_DIST_PYTHONS")
+    if expected:
+        assert {"cp" + v.replace(".", "") for v in expected.split(",")} <= set(pythons)
+    assert set(pythons) <= {f"cp3{minor}" for minor in range(9, 16)}
+    with zipfile.ZipFile(pure[0]) as archive:
+        names = archive.namelist()
+        assert "Root-Is-Purelib: true" in archive.read(f"posonly-{version}.dist-info/WHEEL").decode()
+    assert "posonly/py.typed" in names and "posonly/_bind_py.py" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c", ".html"))]
+
+
+def _glibc_versions(shared_object):
+    """The GLIBC_x.y versions a shared object's dynamic symbols require."""
+    output = subprocess.run(["objdump", "-T", str(shared_object)], capture_output=True,
+                            text=True, check=True).stdout
+    return {tuple(map(int, v.split("."))) for v in re.findall(r"\bGLIBC_([0-9.]+)\b", output)}
+
+
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) reads the symbols")
+def test_each_binary_wheel_holds_its_module_and_the_lowest_manylinux_tag(artifacts, tmp_path):
+    _, wheels = artifacts
+    for wheel in wheels:
+        python, abi, platforms = _wheel_tags(wheel)
+        if python == "py3":
+            continue
+        assert abi == python and re.fullmatch(r"cp3\d+", python), wheel.name
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+            (module,) = [n for n in names if re.fullmatch(r"posonly/_bind\..*\.so", n)]
+            assert f".cpython-{python[2:]}-" in module, module
+            assert "posonly/py.typed" in names
+            assert not [n for n in names if n.endswith((".c", ".html"))]
+            assert "Root-Is-Purelib: false" in archive.read(
+                next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
+            archive.extract(module, tmp_path / wheel.name)
+        needed = max(_glibc_versions(tmp_path / wheel.name / module))
+        glibc = set()
+        for platform in platforms:
+            legacy = re.fullmatch(r"(manylinux\d+)_x86_64", platform)
+            modern = re.fullmatch(r"manylinux_(\d+)_(\d+)_x86_64", platform)
+            assert legacy or modern, platform
+            glibc.add(MANYLINUX[legacy.group(1)] if legacy else (int(modern[1]), int(modern[2])))
+        # Every tag of a wheel names the same policy; it allows the newest
+        # symbol the module needs, and the policy before it would not.
+        (allowed,) = glibc
+        assert needed <= allowed
+        older = [g for g in MANYLINUX.values() if g < allowed]
+        assert not older or needed > max(older), (wheel.name, needed)
+
+
+def _pip_install(python, arguments, env, workdir):
+    return _run([python, "-m", "pip", "install", "--no-index", "--no-deps", *arguments],
+                dict(env, CC="false", CXX="false"), workdir)
+
+
+def test_with_every_artifact_in_one_folder_pip_picks_the_binary_wheel(artifacts, workdir, env):
+    python = _fresh_venv(workdir / "venv-dist", env)
+    _pip_install(python, ["--find-links", DIST, "posonly"], env, workdir)
+    implementation, version, location = _check_install(python, env, workdir)
+    assert implementation == "cython"
+    assert version == posonly_version()
+    assert location.startswith(str(workdir / "venv-dist"))
+
+
+def test_the_pure_wheel_alone_gives_the_pure_twin(artifacts, workdir, env):
+    _, wheels = artifacts
+    (pure,) = [w for w in wheels if w.name.endswith("-py3-none-any.whl")]
+    python = _fresh_venv(workdir / "venv-pure-wheel", env)
+    _pip_install(python, [pure], env, workdir)
+    implementation, _, location = _check_install(python, env, workdir)
+    assert implementation == "python"
+    assert not list(Path(location).parent.glob("_bind*.so"))
+
+
+def posonly_version():
+    text = (ROOT / "src" / "posonly" / "__init__.py").read_text(encoding="utf-8")
+    return re.search(r'^__version__ = "([^"]+)"', text, re.M).group(1)

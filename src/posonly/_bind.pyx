@@ -1,4 +1,4 @@
-# cython: language_level=3, freethreading_compatible=True, embedsignature=True
+# cython: language_level=3, embedsignature=True
 """The compiled binder: the twin of ``_bind_py``, bound in C.
 
 One extension module, in one file per concern (calls between the parts stay
