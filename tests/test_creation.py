@@ -56,6 +56,11 @@ def with_body_locals(func):
     return copied
 
 
+# On PyPy the function itself words some messages (keywords must be
+# strings), so every binder and wrapper is made the general way there.
+FROM_CODE = sys.implementation.name == "cpython"
+
+
 def made_directly(impl, func):
     """Whether ``impl`` makes a binder of ``func`` from its code object."""
     made = FUNCTION_BINDERS[impl.Binder](func)
@@ -77,7 +82,7 @@ def test_binder_of_a_function_answers_as_the_function(impl, layout, seed, body_l
     func = make_function(layout)
     if body_locals:
         func = with_body_locals(func)
-    assert made_directly(impl, func)
+    assert made_directly(impl, func) is FROM_CODE
     bind = impl.binder(func)
     for _ in range(CALLS_PER_LAYOUT):
         args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
@@ -248,7 +253,7 @@ def test_other_attributes_keep_a_function_plain(impl):
         return a, b
 
     f.tag = "kept"
-    assert made_directly(impl, f)
+    assert made_directly(impl, f) is FROM_CODE
     assert impl.binder(f)(1, b=2) == (1, 2)
     with pytest.raises(TypeError) as info:
         impl.binder(f)(1)
@@ -365,7 +370,7 @@ def test_parameters_that_are_cells(impl):
     """Parameters an inner function closes over, and the body's cells and
     free variables after them, leave the parameter names where they were."""
     f = _closure_function()
-    assert made_directly(impl, f)
+    assert made_directly(impl, f) is FROM_CODE
     bind = impl.binder(f)
     for args, kwargs in [((1,), {"c": 3}), ((1, 2, 5), {"c": 3, "x": 4}), ((), {"c": 1}),
                          ((1,), {"a": 1}), ((1,), {"c": 1, "d": 2})]:

@@ -20,6 +20,7 @@ import functools
 import inspect
 import random
 import sys
+import types
 
 import pytest
 from hypothesis import assume, given
@@ -283,7 +284,10 @@ def test_descriptors_wrapped_before_or_after_they_are_applied(impl):
             del seen[:]
             assert getattr(owner, name)(1) == (K, 1, 2)
             assert seen == [(K, 1, 2)]
-            direct = outcome(lambda: K.__dict__[name].__func__(K, 1, 2, 3))
+            # The function itself, called as the interpreter calls a
+            # classmethod's function (PyPy words a method's errors apart).
+            function = K.__dict__[name].__func__.__wrapped__
+            direct = outcome(lambda: types.MethodType(function, K)(1, 2, 3))
             assert outcome(lambda: getattr(owner, name)(1, 2, 3))[0] == "error"
             if name == "made_before":
                 assert outcome(lambda: getattr(owner, name)(1, 2, 3))[1:] == direct[1:]

@@ -242,17 +242,21 @@ def _not_a_binder_attribute(self: Any) -> Any:
 class _CallThrough:
     """What a Binder needs of :class:`functools.partial`, for interpreters
     whose ``partial`` is itself Python code that sets the attributes a
-    Binder hides (PyPy): calling it calls the function, after ``args``."""
+    Binder hides (PyPy): calling it calls the function, after ``args``,
+    with its ``keywords`` under the caller's."""
 
-    __slots__ = ("_call_function", "_call_args")
+    __slots__ = ("_call_function", "_call_args", "_call_keywords")
 
-    def __new__(cls, function: Callable[..., Any], /, *args: Any) -> Any:
+    def __new__(cls, function: Callable[..., Any], /, *args: Any, **keywords: Any) -> Any:
         self = object.__new__(cls)
         object.__setattr__(self, "_call_function", function)
         object.__setattr__(self, "_call_args", args)
+        object.__setattr__(self, "_call_keywords", keywords)
         return self
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        if self._call_keywords:
+            kwargs = {**self._call_keywords, **kwargs}
         return self._call_function(*self._call_args, *args, **kwargs)
 
 
