@@ -9,6 +9,25 @@
 
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
+cdef object _PARSED = object()  # wrap()'s first argument to Wrapper: the rest are parsed
+cdef object _NOT_GIVEN = object()
+
+
+cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
+    """``(func, before, around)`` as ``parser`` takes them from a call.
+
+    Making a wrapper is on the clock (at import, once per function): the
+    usual call, a function and one handler by keyword, is read here in C;
+    anything else goes to ``parser``, a Python function with wrap's
+    signature, for the interpreter's own messages."""
+    if PyTuple_GET_SIZE(<PyObject *>args) == 1 and kwargs is not None and len(kwargs) == 1:
+        before = kwargs.get("before", _NOT_GIVEN)
+        if before is not _NOT_GIVEN:
+            return args[0], before, None
+        around = kwargs.get("around", _NOT_GIVEN)
+        if around is not _NOT_GIVEN:
+            return args[0], None, around
+    return parser(*args, **kwargs)
 cdef object _partial = functools.partial
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
 # CO_COROUTINE, looking through bound methods and functools.partial objects
@@ -91,7 +110,10 @@ cdef class Wrapper:
     cdef object __weakref__  # as a function's
 
     def __cinit__(self, *args, **kwargs):
-        func, before, around = _wrapper_arguments(*args, **kwargs)
+        if PyTuple_GET_SIZE(<PyObject *>args) == 4 and args[0] is _PARSED:
+            func, before, around = args[1], args[2], args[3]
+        else:
+            func, before, around = _handler_arguments(args, kwargs, _wrapper_arguments)
         if isinstance(func, (classmethod, staticmethod)):
             raise descriptor_refused(func)
         if not callable(func):
@@ -198,10 +220,10 @@ def wrap(*args, **kwargs):
     handler is not callable.  A ``classmethod`` or ``staticmethod`` object
     gives the same kind of object around a wrapper of its function.
     """
-    func, before, around = _wrap_arguments(*args, **kwargs)
+    func, before, around = _handler_arguments(args, kwargs, _wrap_arguments)
     if isinstance(func, (classmethod, staticmethod)):
         return type(func)(wrap(func.__func__, before=before, around=around))
-    return Wrapper(func, before=before, around=around)
+    return Wrapper(_PARSED, func, before, around)
 
 
 WRAPPER_TYPES.append(Wrapper)
