@@ -28,6 +28,7 @@ from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome
 from posonly import Layout
 from posonly._common import FUNCTION_BINDERS, parameter_list
+from test_differential import assert_entry_points_answer_as
 
 CALLS_PER_LAYOUT = 30
 
@@ -67,15 +68,6 @@ def made_directly(impl, func):
     return made is not None and type(made) is impl.Binder
 
 
-def signature_order(layout):
-    return (
-        layout.posonly + layout.positional
-        + ((layout.varargs,) if layout.varargs else ())
-        + layout.kwonly
-        + ((layout.varkw,) if layout.varkw else ())
-    )
-
-
 @given(layout=layouts(), seed=st.integers(0, 2**32), body_locals=st.booleans())
 def test_binder_of_a_function_answers_as_the_function(impl, layout, seed, body_locals):
     rng = random.Random(seed)
@@ -84,28 +76,7 @@ def test_binder_of_a_function_answers_as_the_function(impl, layout, seed, body_l
         func = with_body_locals(func)
     assert made_directly(impl, func) is FROM_CODE
     bind = impl.binder(func)
-    for _ in range(CALLS_PER_LAYOUT):
-        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
-        kwargs = dict(zip(kwnames, kwvalues))
-        expected = outcome(lambda: func(*args, **kwargs))
-        where = f"{layout!r} called with {args}, {kwargs}"
-        try:
-            assert_same_outcome(outcome(lambda: bind(*args, **kwargs)), expected)
-            assert_same_outcome(outcome(lambda: bind.bind(args, kwargs)), expected)
-            assert_same_outcome(
-                outcome(lambda: bind.vectorcall(args + kwvalues, kwnames)), expected
-            )
-            if expected[0] == "ok":
-                values = expected[1]
-                assert_same_outcome(outcome(lambda: bind.partial(*args, **kwargs)), expected)
-                by_name = dict(zip(layout.names, values))
-                assert bind.arguments(*args, **kwargs) == {
-                    n: by_name[n] for n in signature_order(layout)
-                }
-                assert list(bind.arguments(*args, **kwargs)) == list(signature_order(layout))
-                assert_same_outcome(outcome(lambda: bind.apply(func, values)), expected)
-        except AssertionError as exc:
-            raise AssertionError(f"{where}: {exc}") from None
+    assert_entry_points_answer_as(func, bind, layout, rng)
     # The layout built on first use is the general path's, and equal
     # binders come out of both ways.
     general = Layout(layout.name, layout.posonly, layout.positional, layout.varargs,

@@ -49,12 +49,10 @@ def signature_order(layout):
     )
 
 
-@given(layout=layouts(), seed=st.integers(0, 2**32))
-def test_every_entry_point_answers_as_the_interpreter(impl, layout, seed):
-    global compared_calls
-    rng = random.Random(seed)
-    func = make_function(layout)
-    bind = impl.binder(layout)
+def assert_entry_points_answer_as(func, bind, layout, rng):
+    """Every entry point of ``bind``, over generated calls (right and
+    wrong), answers as calling ``func`` does; returns how many were compared."""
+    compared = 0
     for _ in range(CALLS_PER_LAYOUT):
         args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
         kwargs = dict(zip(kwnames, kwvalues))
@@ -82,7 +80,17 @@ def test_every_entry_point_answers_as_the_interpreter(impl, layout, seed):
                 assert_same_outcome(outcome(lambda: bind.apply(func, values)), expected)
         except AssertionError as exc:
             raise AssertionError(f"{where}: {exc}") from None
-        compared_calls += 5
+        compared += 5
+    return compared
+
+
+@given(layout=layouts(), seed=st.integers(0, 2**32))
+def test_every_entry_point_answers_as_the_interpreter(impl, layout, seed):
+    global compared_calls
+    func = make_function(layout)
+    compared_calls += assert_entry_points_answer_as(
+        func, impl.binder(layout), layout, random.Random(seed)
+    )
 
 
 @requires_vectorcall
