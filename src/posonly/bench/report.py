@@ -164,8 +164,7 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
             text += "".join(f"{row['bytes_ratio'][c]:>12.2f}x" for c in columns)
             lines.append(text)
     lines.append("columns: " + "; ".join(
-        f"{creation.HEADS[c]} = {t}" for c, t in section["columns"].items())
-        + "; sig speedup = inspect.signature's time over posonly.signature's")
+        f"{creation.HEADS[c]} = {t}" for c, t in section["columns"].items()))
     return lines
 
 
