@@ -525,7 +525,6 @@ def make_binder(
 
 # -- plain functions, made from their code objects ---------------------------
 
-_ABSENT: Any = object()
 CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
 
 
@@ -540,11 +539,7 @@ def plain_function(func: Any) -> Optional[Tuple[types.CodeType, str, Optional[Tu
         # (On PyPy the function itself names some messages: the general way.)
         return None
     code = func.__code__
-    if (
-        type(code) is not types.CodeType  # PyPy's builtins
-        or getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
-        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
-    ):
+    if type(code) is not types.CodeType or advertises(func):  # PyPy's builtins; another signature
         return None
     defaults = func.__defaults__
     name = _name_of_function(func)
