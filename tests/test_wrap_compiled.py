@@ -9,6 +9,7 @@ import inspect
 import pickle
 import sys
 import threading
+import types
 
 import pytest
 
@@ -187,17 +188,30 @@ async def coro(a, b=2):
     return a + b
 
 
+class Coroutines:
+    async def m(self, a, b=2):
+        return a + b
+
+
 def test_a_coroutine_functions_wrapper_is_one():
     for w in (wrap(coro, before=_seen), wrap(coro, around=through)):
         assert inspect.iscoroutinefunction(w)
         assert asyncio.run(w(1)) == 3
         assert type(w) is Wrapper
     assert not inspect.iscoroutinefunction(wrap(f, before=_seen))
+    # What makes inspect see it before 3.12: a function's wrapper says it
+    # is a function (by __class__) with the function's code ...
+    w = wrap(coro, before=_seen)
+    assert w.__class__ is types.FunctionType and w.__code__ is coro.__code__
+    # ... and a bound method's says it is a partial of the function.
+    bound = wrap(Coroutines().m, before=_seen)
+    assert inspect.iscoroutinefunction(bound)
+    assert asyncio.run(bound(1)) == 3
     if sys.version_info < (3, 12):
-        # What makes inspect see it: a partial (by __class__) of coro.
-        w = wrap(coro, before=_seen)
-        assert w.__class__ is functools.partial and w.func is coro
-        assert wrap(f, before=_seen).__class__ is Wrapper
+        assert bound.__class__ is functools.partial and bound.func is Coroutines.m
+    else:
+        assert bound.__class__ is Wrapper
+    assert wrap(C().m, before=_seen).__class__ is Wrapper
 
     class A:
         m = wrap(coro, before=_seen)
@@ -298,3 +312,29 @@ def test_many_arguments_go_through_proceed():
     big = ns["big"]
     args = tuple(range(30))
     assert wrap(big, around=through)(*args, k=2, z=3) == big(*args, k=2, z=3)
+
+
+def test_a_functions_wrapper_lends_the_tools_its_functions_code():
+    # inspect.getfile accepts only functions (by isinstance), methods,
+    # classes, modules and code objects: a function's wrapper says it is
+    # one and answers with the function's code, as wrapt's proxies do.
+    w = wrap(f, before=_seen)
+    assert isinstance(w, types.FunctionType) and inspect.isfunction(w)
+    assert type(w) is Wrapper and isinstance(w, Wrapper)
+    assert inspect.getfile(w) == inspect.getfile(f) == __file__
+    assert inspect.getsourcefile(w) == inspect.getsourcefile(f)
+    for name in ("__code__", "__globals__", "__closure__", "__defaults__", "__kwdefaults__"):
+        assert getattr(w, name) is getattr(f, name), name
+    # Stacked, the outer wrapper reads the inner's, which reads f's.
+    assert wrap(w, around=through).__code__ is f.__code__
+    assert inspect.signature(w) == inspect.signature(f)
+    # Anything else's wrapper is no function and has no code.
+    for func in (C().m, functools.partial(f, 1), len):
+        other = wrap(func, before=_seen)
+        assert other.__class__ is Wrapper and not inspect.isfunction(other)
+        for name in ("__code__", "__globals__", "__defaults__"):
+            with pytest.raises(AttributeError, match=name):
+                getattr(other, name)
+        with pytest.raises(TypeError):
+            inspect.getfile(other)
+

@@ -197,6 +197,12 @@ def test_tools_see_a_wrapper_as_they_see_a_functools_wraps_one(impl):
         if kind == "posonly":  # a functools one's own is (*args, **kwargs)
             assert inspect.signature(wrapper, follow_wrapped=False) == inspect.signature(f)
         assert inspect.getsourcelines(wrapper) == inspect.getsourcelines(f), kind
+        # getfile names the file of the function the wrapper is: functools'
+        # def, the pure twin's generated code, the function the compiled
+        # wrapper lends its code from.
+        assert inspect.getfile(wrapper) == {
+            "functools": __file__, "posonly": "<posonly.wrap>" if impl.name == "python"
+            else inspect.getfile(f)}[kind], kind
         assert inspect.getsource(wrapper) == inspect.getsource(f), kind
         spec = mock.create_autospec(wrapper)
         spec(1, b=2)
@@ -209,3 +215,14 @@ def test_tools_see_a_wrapper_as_they_see_a_functools_wraps_one(impl):
     assert inspect.signature(bound, follow_wrapped=False) == inspect.signature(Account().deposit)
     with pytest.raises(TypeError):
         mock.create_autospec(bound)(1, 2, 3)
+
+
+def test_a_generator_functions_wrapper_is_one_only_compiled(impl):
+    # The documented difference: the compiled wrapper answers from the
+    # function's code, the pure one from its own, as a functools.wraps def.
+    def numbers(n):
+        yield from range(n)
+
+    w = impl.wrap(numbers, before=lambda values: None)
+    assert list(w(3)) == [0, 1, 2]
+    assert inspect.isgeneratorfunction(w) is (impl.name == "cython")

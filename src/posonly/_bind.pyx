@@ -31,7 +31,7 @@ from libc.string cimport memcpy
 import functools
 import inspect as _inspect_module
 import sys
-from types import GenericAlias as _GenericAlias, MethodType
+from types import FunctionType, GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
 from posonly._common import (

@@ -29,6 +29,7 @@ cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
             return args[0], None, around
     return parser(*args, **kwargs)
 cdef object _partial = functools.partial
+cdef object _FunctionType = FunctionType
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
 # CO_COROUTINE, looking through bound methods and functools.partial objects
 # (by isinstance) to the function; from 3.12 it honours
@@ -105,7 +106,7 @@ cdef class Wrapper:
     cdef object _func
     cdef object _handler
     cdef object _proceed  # around= only
-    cdef bint _partial_like  # before 3.12, a coroutine function's wrapper
+    cdef object _claimed_class  # what __class__ answers: see there
     cdef dict __dict__
     cdef object __weakref__  # as a function's
 
@@ -141,22 +142,59 @@ cdef class Wrapper:
             name = self._binder.layout.name
             attributes["__qualname__"] = name
             attributes["__name__"] = name.rpartition(".")[2]
+        self._claimed_class = type(self)
+        if isinstance(func, _FunctionType):
+            self._claimed_class = _FunctionType
         if _is_coroutine_function(func):
             if _MARKS_COROUTINES:
                 _inspect_module.markcoroutinefunction(self)
-            else:
+            elif self._claimed_class is not _FunctionType:
                 # inspect looks through a partial (isinstance, so by
                 # __class__) to its func: here the coroutine function.
                 setattr(self, "func", _coroutine_function_of(func))
-                self._partial_like = True
+                self._claimed_class = _partial
 
     @property
     def __class__(self):
-        # Before 3.12, a coroutine function's wrapper says it is a
-        # functools.partial, as the pure twin's is, so that
-        # inspect.iscoroutinefunction finds the function in its func;
-        # type(self) is unchanged.
-        return _partial if self._partial_like else type(self)
+        # isinstance() asks __class__ when type() says no; type(self) is
+        # unchanged.  A function's wrapper says it is a function, and lends
+        # the function's code-level attributes below, as wrapt's proxies
+        # do: inspect.getfile, getsourcefile, iscoroutinefunction and the
+        # other tools that accept only functions then read the function.
+        # Before 3.12, a wrapper of any other coroutine function (a bound
+        # method's, a partial's) says it is a functools.partial, as the
+        # pure twin's is, so that inspect.iscoroutinefunction finds the
+        # function in its func.
+        return self._claimed_class
+
+    @property
+    def __code__(self):
+        return self._function_attribute("__code__")
+
+    @property
+    def __globals__(self):
+        return self._function_attribute("__globals__")
+
+    @property
+    def __closure__(self):
+        return self._function_attribute("__closure__")
+
+    @property
+    def __defaults__(self):
+        return self._function_attribute("__defaults__")
+
+    @property
+    def __kwdefaults__(self):
+        return self._function_attribute("__kwdefaults__")
+
+    @property
+    def __builtins__(self):
+        return self._function_attribute("__builtins__")
+
+    cdef _function_attribute(self, str name):
+        if self._claimed_class is not _FunctionType:
+            raise AttributeError(f"'Wrapper' object has no attribute '{name}'")
+        return getattr(self._func, name)
 
     def __get__(self, instance, owner):
         if instance is None:
