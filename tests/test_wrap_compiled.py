@@ -338,3 +338,39 @@ def test_a_functions_wrapper_lends_the_tools_its_functions_code():
         with pytest.raises(TypeError):
             inspect.getfile(other)
 
+
+def test_proceed_reads_a_kwargs_dict_that_grows_while_it_is_read():
+    # proceed sizes its arguments from **kwargs, then makes the names tuple;
+    # on 3.9-3.11 making it may run the cyclic collector, whose finalizers
+    # may add to the dict. The call then goes the general way, and passes
+    # the dict as it is when the call is made (before, the walk wrote past
+    # the arguments it had made room for: heap corruption).
+    def func(a, **kwargs):
+        return kwargs
+
+    extra = {}
+
+    class Grows:
+        def __del__(self):
+            grown = extra["values"][-1]
+            grown[f"late{len(grown)}"] = True
+
+    def around(proceed, values):
+        extra["values"] = values
+        for _ in range(50):  # garbage for the collector to find
+            cycle = Grows()
+            cycle.self = cycle
+            del cycle
+        return proceed(values)
+
+    w = wrap(func, around=around)
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)
+    try:
+        for _ in range(500):
+            result = w(1, **{f"k{i}": i for i in range(20)})
+            assert {f"k{i}": i for i in range(20)}.items() <= result.items()
+            assert all(key.startswith(("k", "late")) for key in result)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.collect()

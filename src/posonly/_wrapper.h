@@ -184,8 +184,11 @@ static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *fun
         Py_INCREF(name);
         PyTuple_SET_ITEM(names, i, name);
     }
+    /* PyTuple_New may collect garbage, whose finalizers may change the
+       dict: the walk stays within the room made for n_dict items, and a
+       dict of another size now goes to apply() below. */
     k = plan->n_kwonly;
-    while (PyDict_Next(varkw, &pos, &key, &value)) {
+    while (k < plan->n_kwonly + n_dict && PyDict_Next(varkw, &pos, &key, &value)) {
         int repeated;
         if (!PyUnicode_CheckExact(key)) break;
         repeated = posonly_is_kwonly_name(key, kwonly_names, plan->n_kwonly);
@@ -199,14 +202,14 @@ static PyObject *posonly_proceed(const posonly_proceed_plan *plan, PyObject *fun
         out[npos + k] = value;
         k++;
     }
-    if (k == plan->n_kwonly + n_dict) {
+    if (k == plan->n_kwonly + n_dict && PyDict_GET_SIZE(varkw) == n_dict) {
         result = posonly_vectorcall(func, out, (size_t)npos | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                      names);
     }
   drop:
     for (i = plan->n_kwonly; i < k; i++) Py_DECREF(out[npos + i]);
     Py_DECREF(names);
-    if (k != plan->n_kwonly + n_dict && !PyErr_Occurred()) {
+    if (result == NULL && !PyErr_Occurred()) {
         if (stack != small) PyMem_Free(stack);
         goto apply;
     }
