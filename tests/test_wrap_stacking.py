@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from calls import generate_call, layouts
 from oracle import Value, make_function, outcome, same_object_tree
-from posonly import Layout
+from posonly import MISSING, Layout
 
 
 def logged(func):
@@ -52,6 +52,9 @@ def with_signature(func):
     forward.__qualname__ = func.__qualname__
     forward.__name__ = func.__name__
     return forward
+
+
+PLACEHOLDER = getattr(functools, "Placeholder", None)  # 3.14+
 
 
 def _method_holder(func, kind):
@@ -85,9 +88,13 @@ def dress(func, how, draw, impl):
         n_args = draw(st.integers(0, layout.argcount + 1))
         keywords = draw(st.lists(st.sampled_from(layout.names + ("zz",)), unique=True, max_size=2))
         target = logged(func) if how == "partial of wrapped" else func
-        partial = functools.partial(
-            target, *(Value(f"p{i}") for i in range(n_args)), **{k: Value(f"pk:{k}") for k in keywords}
-        )
+        args = [Value(f"p{i}") for i in range(n_args)]
+        if PLACEHOLDER is not None:
+            # Holes the caller's first positionals fill (not the last).
+            for i in range(n_args - 1):
+                if draw(st.booleans()):
+                    args[i] = PLACEHOLDER
+        partial = functools.partial(target, *args, **{k: Value(f"pk:{k}") for k in keywords})
         try:
             inspect.signature(partial)
         except ValueError:  # a partial inspect itself calls invalid
@@ -248,6 +255,38 @@ def test_messages_name_the_function_bound(impl):
     assert outcome(lambda: impl.binder(CI())(1, 2))[2].endswith(
         f"{expected} takes 2 positional arguments but 3 were given"
     )
+
+
+@pytest.mark.skipif(PLACEHOLDER is None, reason="functools.Placeholder came with 3.14")
+def test_a_placeholder_partial_binds_as_the_interpreter_calls_it(impl):
+    def f(a, b, /, c, d=4, *, e=5):
+        return a, b, c, d, e
+
+    p = functools.partial(f, PLACEHOLDER, 2, PLACEHOLDER, 4, e=7)  # (a, c, /, *, e=7)
+    bind = impl.binder(p)
+    seen = []
+    before = impl.wrap(p, before=seen.append)
+    around = impl.wrap(p, around=lambda proceed, values: proceed(values))
+    for args, kwargs in [((), {}), ((1,), {}), ((1, 3), {}), ((1, 3, 5), {}),
+                         ((1, 3), {"e": 8}), ((1, 3), {"d": 9}), ((1, 3), {"b": 0}),
+                         ((1,), {"c": 3})]:
+        direct = outcome(lambda: p(*args, **kwargs))
+        for way in (lambda: bind(*args, **kwargs),
+                    lambda: bind.bind(args, kwargs),
+                    lambda: bind.vectorcall(args + tuple(kwargs.values()), tuple(kwargs) or None),
+                    lambda: bind.arguments(*args, **kwargs),
+                    lambda: before(*args, **kwargs),
+                    lambda: around(*args, **kwargs)):
+            got = outcome(way)
+            assert got[0] == direct[0] and (direct[0] == "ok" or got == direct), (args, kwargs, got)
+        if direct[0] == "ok":
+            a, b, c, d, e = direct[1]
+            assert bind(*args, **kwargs) == (a, c, e)
+            assert around(*args, **kwargs) == direct[1]
+            assert seen[-1] == (a, c, e)
+    # A partial binding leaves a hole no argument fills MISSING.
+    assert bind.partial() == (MISSING, MISSING, 7)
+    assert bind.partial(1) == (1, MISSING, 7)
 
 
 def test_descriptors_wrapped_before_or_after_they_are_applied(impl):

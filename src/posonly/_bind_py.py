@@ -178,7 +178,7 @@ def _partial_values(
     """``Binder.partial``: the call's binding with :data:`MISSING` for the
     required parameters not given."""
     if plan.bound:
-        args = plan.prefix + args
+        args = plan.positionals(args, partial=True)
         if plan.preset:
             kwargs = {**plan.preset, **kwargs}
     try:
@@ -202,7 +202,7 @@ def partial(*args, **kwargs):
     return _partial_values(_plan, _function, _partial_function, args, kwargs)
 def arguments(*args, **kwargs):
     if _plan.bound:
-        args = _plan.prefix + args
+        args = _plan.positionals(args)
         if _plan.preset:
             kwargs = {**_plan.preset, **kwargs}
     return _plan.arguments(_function(*args, **kwargs))
@@ -422,7 +422,7 @@ class Binder(_Partial, Generic[_P]):
         if plan.bound:
             # As partial's call does (the binder's own, but named as the
             # function where the interpreter names the callee).
-            args = plan.prefix + args
+            args = plan.positionals(args)
             if plan.preset:
                 kwargs = {**plan.preset, **kwargs} if kwargs else plan.preset
         return self._function(*args, **kwargs) if kwargs else self._function(*args)
@@ -440,12 +440,12 @@ class Binder(_Partial, Generic[_P]):
                 return self(*stack[:nargs], **kwargs)
         plan = self._plan
         if plan.bound:
-            prefix = plan.prefix
+            positionals = plan.positionals(stack[:nargs])
             preset = plan.preset or {}
             # A partial's keywords go under the call's (the call's win).
             extra = tuple(name for name in preset if name not in kwnames)
-            stack = prefix + stack + tuple(preset[name] for name in extra)
-            locals_ = initialize_locals(plan, stack, nargs + len(prefix), kwnames + extra)
+            stack = positionals + stack[nargs:] + tuple(preset[name] for name in extra)
+            locals_ = initialize_locals(plan, stack, len(positionals), kwnames + extra)
             return plan.drop_self(locals_)
         return initialize_locals(plan, stack, nargs, kwnames)
 

@@ -27,6 +27,7 @@ cdef class Binder:
     cdef object _plan  # the same
     cdef object _name
     cdef tuple _prefix  # a bound method's self, a partial's arguments
+    cdef bint _holes  # the prefix has functools.Placeholder holes (plan.holes)
     cdef object __weakref__
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
@@ -63,6 +64,7 @@ cdef class Binder:
         self._plan = plan
         self._name = plan.name
         self._prefix = plan.prefix
+        self._holes = bool(plan.holes)
         self._names = layout.names
         self._defaults = layout.defaults
         self._kwdefaults = plan.kwdefault_by_slot
@@ -315,11 +317,21 @@ cdef class Binder:
         """Bind with the prefix first (a bound method's self, a partial's
         arguments) and a partial's keywords under the caller's, as the
         interpreter calls them; the output leaves out what they filled."""
-        cdef Py_ssize_t k, n_prefix = PyTuple_GET_SIZE(<PyObject *>self._prefix)
+        cdef tuple prefix = self._prefix
+        cdef Py_ssize_t k, n_prefix
         cdef Py_ssize_t total = nargs + (PyTuple_GET_SIZE(kwnames) if kwnames != NULL else 0)
         cdef PyObject **stack
         cdef dict merged
-        preset = self._plan.preset
+        plan = self._plan
+        if self._holes:
+            # A partial with functools.Placeholder holes: the caller's
+            # positionals go into them, and the prefix takes them all.
+            prefix = plan.positionals(tuple([<object>args[k] for k in range(nargs)]), partial)
+            args += nargs
+            total -= nargs
+            nargs = 0
+        n_prefix = PyTuple_GET_SIZE(<PyObject *>prefix)
+        preset = plan.preset
         if preset:
             # functools.partial's merge: its keywords, then the caller's.
             merged = dict(preset)
@@ -335,14 +347,14 @@ cdef class Binder:
         if stack == NULL:
             raise MemoryError()
         if n_prefix:
-            memcpy(stack, tuple_items(<PyObject *>self._prefix, 0), n_prefix * sizeof(PyObject *))
+            memcpy(stack, tuple_items(<PyObject *>prefix, 0), n_prefix * sizeof(PyObject *))
         if total:
             memcpy(stack + n_prefix, args, total * sizeof(PyObject *))
         try:
             values = self._bind(stack, nargs + n_prefix, kwnames, kwdict, partial, False)
         finally:
             PyMem_Free(stack)
-        return self._plan.drop_self(values)
+        return plan.drop_self(values)
 
     def bind(self, args=(), kwargs=None):
         """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""

@@ -131,6 +131,7 @@ class Plan:
         "sources",
         "varargs_cut",
         "tail",
+        "holes",
     )
 
     def __init__(self, layout: Layout, call: Optional[Call] = None) -> None:
@@ -140,6 +141,12 @@ class Plan:
         self.prefix = call.prefix if call is not None else ()
         self.preset = call.preset if call is not None else None
         self.bound = bool(self.prefix or self.preset)
+        placeholder = _placeholder()
+        # Where a partial's functools.Placeholder stands in the prefix: the
+        # caller's first positionals go there (3.14+).
+        self.holes = tuple(
+            i for i, value in enumerate(self.prefix) if value is placeholder
+        ) if placeholder is not None else ()
         self.name = layout.name
         self.n_posonly = len(layout.posonly)
         self.argcount = layout.argcount
@@ -207,6 +214,25 @@ class Plan:
                 _without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
             )
         return self._output
+
+    def positionals(self, args: Tuple[Any, ...], partial: bool = False) -> Tuple[Any, ...]:
+        """The positional values the interpreter passes on for a call with
+        ``args``: the prefix first, as ``functools.partial`` puts it, its
+        ``Placeholder`` holes filled from the first of ``args`` (a partial
+        binding, which may leave parameters out, leaves a hole no argument
+        fills :data:`MISSING`)."""
+        holes = self.holes
+        if not holes:
+            return self.prefix + args
+        if len(args) < len(holes) and not partial:
+            raise TypeError(
+                "missing positional arguments in 'partial' call; "
+                f"expected at least {len(holes)}, got {len(args)}"
+            )
+        filled = list(self.prefix)
+        for j, i in enumerate(holes):
+            filled[i] = args[j] if j < len(args) else MISSING
+        return (*filled, *args[len(holes):])
 
     # -- argument checks of the entry points (cold unless the types are odd) --
 
@@ -394,12 +420,15 @@ def _target(obj: Any, follow_wrapped: bool) -> Optional[Call]:
     if _is_plain_function(obj):
         return Call(Layout._from_function(obj), target=obj)
     if isinstance(obj, functools.partial):
-        placeholder = _placeholder()
-        if placeholder is not None and any(arg is placeholder for arg in obj.args):
-            return None
         inner = _target(obj.func, follow_wrapped)
         if inner is None:
             return None
+        placeholder = _placeholder()
+        if placeholder is not None and any(
+            arg is placeholder and len(inner.prefix) + i >= inner.layout.argcount
+            for i, arg in enumerate(obj.args)
+        ):
+            return None  # a Placeholder in *args: inspect's signature stands alone
         preset = {**(inner.preset or {}), **obj.keywords}
         return Call(inner.layout, inner.prefix + obj.args, preset, None, inner.target)
     if isinstance(obj, type):
