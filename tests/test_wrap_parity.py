@@ -226,3 +226,37 @@ def test_a_generator_functions_wrapper_is_one_only_compiled(impl):
     w = impl.wrap(numbers, before=lambda values: None)
     assert list(w(3)) == [0, 1, 2]
     assert inspect.isgeneratorfunction(w) is (impl.name == "cython")
+
+
+def test_before_hands_a_plain_function_its_snapshot_defaults_only_pure(impl):
+    # The documented difference: the pure wrapper of a plain function calls
+    # it with the bound values, defaults of the snapshot included; the
+    # compiled one passes the caller's own arguments.  Both hand the handler
+    # the snapshot's values.
+    def g(a, b=1, *, c=2):
+        return a, b, c
+
+    seen = []
+    w = impl.wrap(g, before=seen.append)
+    g.__defaults__ = (10,)
+    g.__kwdefaults__ = {"c": 20}
+    expected = (0, 1, 2) if impl.name == "python" else (0, 10, 20)
+    assert w(0) == expected
+    assert seen == [(0, 1, 2)]
+
+
+def test_before_hands_anything_else_the_callers_own_arguments(impl):
+    received = []
+
+    def forward(*args, **kwargs):
+        received.append((args, kwargs))
+        return args, kwargs
+
+    forward.__signature__ = inspect.signature(lambda a, b=2, *, c=3: None)
+    seen = []
+    w = impl.wrap(forward, before=seen.append)
+    assert w(0, c=5) == ((0,), {"c": 5})
+    assert received == [((0,), {"c": 5})]
+    assert seen == [(0, 2, 5)]
+    assert outcome(lambda: w(0, 1, 2)) == outcome(lambda: impl.binder(forward)(0, 1, 2))
+    assert inspect.signature(w, follow_wrapped=False) == inspect.signature(forward)

@@ -31,11 +31,17 @@ from oracle import Value, make_function, outcome, same_object_tree
 from posonly import MISSING, Layout
 
 
+# What each (*args, **kwargs) layer below received, in call order: a wrapper
+# must hand such an object the caller's own arguments, as a direct call does.
+RECEIVED = []
+
+
 def logged(func):
     """A decorator as users write them."""
 
     @functools.wraps(func)
     def logged_wrapper(*args, **kwargs):
+        RECEIVED.append((args, kwargs))
         return func(*args, **kwargs)
 
     return logged_wrapper
@@ -46,6 +52,7 @@ def with_signature(func):
     by ``__signature__`` (and is named as it), without ``__wrapped__``."""
 
     def forward(*args, **kwargs):
+        RECEIVED.append((args, kwargs))
         return func(*args, **kwargs)
 
     forward.__signature__ = inspect.signature(func)
@@ -162,7 +169,9 @@ def test_posonly_binds_what_the_object_advertises(impl, how, layout, seed, data)
     for _ in range(12):
         args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
         kwargs = dict(zip(kwnames, kwvalues))
+        del RECEIVED[:]
         direct = outcome(lambda: obj(*args, **kwargs))
+        received_directly = RECEIVED[:]
         got = outcome(lambda: bind(*args, **kwargs))
         if direct[0] == "error":
             assert got == direct, (args, kwargs)
@@ -194,11 +203,16 @@ def test_posonly_binds_what_the_object_advertises(impl, how, layout, seed, data)
                     else:
                         assert same_object_tree(arguments[name], expected[name]), name
         del seen[:]
-        assert outcome(lambda: before(*args, **kwargs)) == direct or (
-            direct[0] == "ok" and same_object_tree(before(*args, **kwargs), direct[1])
+        del RECEIVED[:]
+        through_before = outcome(lambda: before(*args, **kwargs))
+        assert through_before == direct or (
+            direct[0] == "ok" and through_before[0] == "ok"
+            and same_object_tree(through_before[1], direct[1])
         )
         if direct[0] == "ok":
             assert same_object_tree(seen[0], got[1])
+            # The object gets the caller's own arguments, no defaults added.
+            assert same_object_tree(tuple(RECEIVED), tuple(received_directly)), RECEIVED
         else:
             assert seen == []
         wrapped = outcome(lambda: around(*args, **kwargs))

@@ -50,6 +50,7 @@ from ._common import (
     MISSING_VALUE,
     Plan,
     descriptor_refused,
+    make_binder,
     parameter_list,
     placeholder_layout,
     plain_function,
@@ -217,6 +218,37 @@ def _wrapper_function(
     generated.__defaults__ = layout.defaults or None
     generated.__kwdefaults__ = dict(layout._kwdefaults) or None
     return generated  # type: ignore[no-any-return]
+
+
+# wrap(func, before=...) of anything but a plain function: the binder of
+# what func advertises checks the call and makes the values, and func gets
+# the caller's own arguments, as the compiled wrapper passes them (a
+# generated function would pass the advertised defaults too, which a
+# (*args, **kwargs) function sees).  Marked as a wrapper of a function.
+_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION}
+exec(  # noqa: S102 - fixed source
+    compile(
+        "def forwarding(_func, _handler, _bind):\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        _handler(_bind(*args, **kwargs))\n"
+        "        return _func(*args, **kwargs)\n"
+        "    return wrapper\n",
+        _FILENAME, "exec",
+    ),
+    _FORWARDING_GLOBALS,
+)
+_forwarding = _FORWARDING_GLOBALS.pop("forwarding")
+
+
+def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
+    from ._bind_py import Binder  # (which imports this module)
+
+    bind = make_binder(Binder, func)
+    wrapper: types.FunctionType = _forwarding(func, before, bind)
+    name = bind.layout.name
+    wrapper.__qualname__ = name
+    wrapper.__name__ = name.rpartition(".")[2]
+    return wrapper
 
 
 def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
@@ -459,7 +491,10 @@ def wrap(
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
     generated = _wrapper_of_function(func, before, around)  # None unless a plain function
     bound = one_first = False
-    if generated is None:
+    forwarding = generated is None and before is not None
+    if forwarding:
+        generated = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
+    elif generated is None:
         call = resolve(func)
         plan = Plan(call.layout, call)
         shape = _Shape(plan)
@@ -469,6 +504,9 @@ def wrap(
         generated = _wrapper_function(shape, func, before, around, mark)
         _name_generated(generated, call.layout, func)
     functools.update_wrapper(generated, func)
+    if forwarding:
+        # inspect.signature(w, follow_wrapped=False): the signature bound.
+        generated.__signature__ = inspect.signature(func)  # type: ignore[attr-defined]
     wrapper: Any = generated
     if bound:
         # inspect.signature of the bound wrapper: the parameters bound
