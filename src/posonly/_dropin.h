@@ -46,9 +46,14 @@ static inline PyObject *posonly_function_dict(PyObject *func) {
 /* A new TypeError(message), as inspect raises it: with
    __suppress_context__ set where suppress_context (inspect's `from None`,
    whose __cause__ None is the default), else as made.  A new reference,
-   or NULL with an error set. */
+   or NULL with an error set.  Made by TypeError's tp_new alone: its
+   tp_init (BaseException's) would only store the same args again. */
 static inline PyObject *posonly_refusal(PyObject *message, int suppress_context) {
-    PyObject *error = PyObject_CallOneArg(PyExc_TypeError, message);
+    PyTypeObject *type = (PyTypeObject *)PyExc_TypeError;
+    PyObject *args = PyTuple_Pack(1, message);
+    if (args == NULL) return NULL;
+    PyObject *error = type->tp_new(type, args, NULL);
+    Py_DECREF(args);
     if (error != NULL && suppress_context) {
         ((PyBaseExceptionObject *)error)->suppress_context = 1;
     }
