@@ -43,7 +43,7 @@ SIGNATURES: Dict[str, Tuple[str, Call, Dict[str, Call]]] = {
     ),
     "(a, /, b, *args, c, **kw)": (
         "def f(a, /, b, *args, c, **kw): pass",
-        call(1, 2, 3, c=4, x=5),
+        call(1, 2, c=3),
         {
             "missing": call(1),
             "missing keyword-only": call(1, 2, 3),
