@@ -1,7 +1,8 @@
 """What patch_inspect() leaves behind, and what it hides: every replaced
 object comes back by identity, a later patch is left alone, introspection
 sees inspect's own methods, nothing the patch touched is kept alive by it,
-and a signature made per call holds memory flat."""
+a signature made per call holds memory flat, and a failed bind raises as
+inspect raises and leaves nothing for the cyclic collector."""
 
 import gc
 import inspect
@@ -13,7 +14,14 @@ import pytest
 
 import posonly
 from posonly import _inspect
-from test_inspect_dropin import INSPECT_FROM_CALLABLE, binder_class, outcome, patched
+from test_inspect_dropin import (
+    INSPECT_BIND,
+    INSPECT_BIND_PARTIAL,
+    INSPECT_FROM_CALLABLE,
+    binder_class,
+    outcome,
+    patched,
+)
 
 REPLACED = [
     (inspect, "signature"),
@@ -235,3 +243,154 @@ def test_references_stay_flat_on_every_new_path(impl):
         gc.collect()
         after = [sys.getrefcount(obj) for obj in watched]
     assert after == before
+
+
+BOTH = ("bind", "bind_partial")
+FAILING = {
+    "too many positionals": ("def f(a, b, c): pass", "(1, 2, 3, 4)", BOTH),
+    "too many positionals, keyword-only next": ("def f(a, /, b, *, c): pass", "(1, 2, 3)", BOTH),
+    "missing required": ("def f(a, b, c): pass", "(1)", ("bind",)),
+    "missing keyword-only": ("def f(a, /, b, *args, c, **kw): pass", "(1, 2, 3)", ("bind",)),
+    "unexpected keyword": ("def f(a, b, c): pass", "(1, 2, 3, d=4)", BOTH),
+    "multiple values": ("def f(a, b, c): pass", "(1, 2, a=3)", BOTH),
+    "positional-only by keyword": ("def f(a, /, b=2): pass", "(a=1)", BOTH),
+}
+"""Calls that every supported inspect refuses, by kind of failure: the
+signature, the call, and the methods that refuse it."""
+
+
+@pytest.mark.parametrize("how", ["patched", "drop-in"])
+def test_a_failed_bind_leaves_nothing_for_the_collector(impl, how):
+    """A refused bind is freed by reference counting alone: its error, the
+    traceback and the frames in it form no cycle (the collector finds
+    nothing, where inspect's own failure leaves nothing either)."""
+    calls = {}
+    with binder_class(impl), patched():
+        make = inspect.signature if how == "patched" else posonly.signature
+        for kind, (source, call, methods) in FAILING.items():
+            namespace = {}
+            exec(source, namespace)
+            sig = make(namespace["f"])
+            for method in methods:
+                run = eval(f"lambda: sig.{method}{call}", {"sig": sig})
+                assert outcome(run)[0] == "error", (kind, method)
+                calls[f"{kind}, {method}"] = run
+        left = {}
+        gc.collect()
+        gc.disable()
+        try:
+            for name, run in calls.items():
+                for _ in range(200):
+                    try:
+                        run()
+                    except TypeError:
+                        pass
+                left[name] = gc.collect()
+        finally:
+            gc.enable()
+    assert left == dict.fromkeys(calls, 0)
+    assert gc.garbage == []
+
+
+def _chain(error, outer):
+    """What a traceback shows of ``error``'s chain, link by link: type,
+    message, how it is chained, and whether the link is ``outer`` itself.
+    A context an error suppresses (inspect's ``from None``) is not shown."""
+    links = []
+    while error is not None:
+        links.append(
+            (
+                type(error),
+                str(error),
+                error.__cause__,
+                error.__suppress_context__,
+                error is outer,
+            )
+        )
+        if error.__cause__ is not None:
+            error = error.__cause__
+        elif error.__suppress_context__:
+            error = None
+        else:
+            error = error.__context__
+    return links
+
+
+def _raised(call, outer):
+    """What ``call()`` returns or raises, called where ``outer`` (if any) is
+    being handled."""
+    try:
+        if outer is None:
+            return ("ok", call())
+        try:
+            raise outer
+        except ValueError:
+            return ("ok", call())
+    except TypeError as error:
+        return ("error", _chain(error, outer))
+
+
+_POSONLY_BY_KEYWORD_CONTEXT = pytest.mark.xfail(
+    sys.version_info >= (3, 14),
+    strict=True,
+    reason="inspect raises 'missing a required positional-only argument' inside its "
+    "StopIteration handler, without 'from None': its context is that StopIteration",
+)
+
+REFUSALS = [
+    ("def f(a, b, c): pass", "(1, 2, 3, 4)"),
+    ("def f(a, b, c): pass", "(1)"),
+    ("def f(a, b, c): pass", "()"),
+    ("def f(a, b, c): pass", "(1, 2, 3, d=4)"),
+    ("def f(a, b, c): pass", "(1, 2, a=3)"),
+    ("def f(a, b, c): pass", "(1, 2, c=3, d=4, e=5)"),
+    ("def f(a, /, b, *args, c, **kw): pass", "()"),
+    ("def f(a, /, b, *args, c, **kw): pass", "(1, 2, 3)"),
+    ("def f(a, /, b, *args, c, **kw): pass", "(1, 2, b=3, c=4)"),
+    ("def f(a, /, b, *args, c, **kw): pass", "(1, c=3)"),
+    ("def f(a, /, *, b): pass", "(1, 2)"),
+    ("def f(a, /, *, b): pass", "(1)"),
+    ("def f(a, /, *, b): pass", "(1, b=2, c=3)"),
+    ("def f(*, a, b=2): pass", "(1)"),
+    ("def f(*, a, b=2): pass", "(b=1)"),
+    ("def f(a=1, /, b=2): pass", "(b=1, a=2)"),
+    ("def f(a=1, /, **kw): pass", "(1, 2)"),
+    ("def f(): pass", "(x=1)"),
+    pytest.param("def f(a, /): pass", "(a=1)", marks=_POSONLY_BY_KEYWORD_CONTEXT),
+    pytest.param("def f(a, /, b=2): pass", "(b=1, a=2)", marks=_POSONLY_BY_KEYWORD_CONTEXT),
+]
+"""Refused calls (by bind; bind_partial refuses most), every kind of
+parameter and of failure.  A positional-only parameter named by keyword has
+the cases of its own: the one failure whose chain differs on some versions."""
+
+
+@pytest.mark.parametrize("source, call", REFUSALS)
+def test_a_failed_bind_raises_as_inspect_does(impl, source, call):
+    """The patched bind and bind_partial, and the drop-in's, raise inspect's
+    very error: its type, its message, its cause, its suppressed context,
+    and the context it shows (none, or the exception being handled where
+    bind was called).  The context inspect suppresses (its own
+    StopIteration or KeyError) is never shown, and is not compared."""
+    namespace = {}
+    exec(source, namespace)
+    func = namespace["f"]
+    outer = ValueError("being handled")
+    expected = {}
+    sig = inspect.signature(func)
+    for name, method in (("bind", INSPECT_BIND), ("bind_partial", INSPECT_BIND_PARTIAL)):
+        for handling in (None, outer):
+            expected[name, handling] = _raised(
+                lambda: eval(f"method{call[0]}sig, {call[1:]}", {"method": method, "sig": sig}), handling
+            )
+    assert expected["bind", None][0] == "error"
+    with binder_class(impl), patched():
+        for make in (inspect.signature, posonly.signature):
+            sig = make(func)
+            for (name, handling), want in expected.items():
+                got = _raised(lambda: eval(f"sig.{name}{call}", {"sig": sig}), handling)
+                if want[0] == "ok":
+                    assert got[0] == "ok", (make, name, handling, got)
+                    assert type(got[1]) is inspect.BoundArguments
+                    assert got[1].arguments == want[1].arguments
+                else:
+                    assert got == want, (make, name, handling)

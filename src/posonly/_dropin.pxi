@@ -18,6 +18,7 @@ cdef extern from "_dropin.h":
     int posonly_code_kwonlyargcount(PyObject *code)
     int posonly_code_flags(PyObject *code)
     PyObject *posonly_function_dict(PyObject *func)
+    object posonly_refusal(object message, int suppress_context)
 
 cdef extern from "Python.h":
     PyTypeObject PyFunction_Type
@@ -200,10 +201,7 @@ cdef enum:
 cdef object _refusal(str message, bint suppress_context):
     """The TypeError inspect raises with ``message`` (``from None`` where
     ``suppress_context``), to be raised by the caller."""
-    error = TypeError(message)
-    if suppress_context:
-        error.__suppress_context__ = True
-    return error
+    return posonly_refusal(message, suppress_context)
 
 
 cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):

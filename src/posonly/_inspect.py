@@ -67,14 +67,16 @@ def _like(function: Any, original: Any, qualname: str) -> Any:
 def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, False)
     if type(bound) is TypeError:  # the core returns inspect's error
-        raise bound
+        # Raised with the local cleared, or the traceback's frame would hold
+        # the error that holds the traceback: a cycle for the collector.
+        raise (bound, bound := None)[0]
     return bound
 
 
 def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, True)
     if type(bound) is TypeError:
-        raise bound
+        raise (bound, bound := None)[0]
     return bound
 
 
