@@ -351,3 +351,37 @@ def test_parameters_that_are_cells(impl):
     wrapper = impl.wrap(f, before=len)
     assert_same_outcome(outcome(lambda: wrapper(1, c=2)), outcome(lambda: f(1, c=2)))
     assert_same_outcome(outcome(lambda: wrapper(1, cc=2)), outcome(lambda: f(1, cc=2)))
+
+
+def _own_dict(func):
+    """``func.__dict__`` if it has been made, else None (reading the
+    attribute would make it)."""
+    shared = (func.__globals__, func.__builtins__, func.__kwdefaults__)
+    found = [r for r in gc.get_referents(func)
+             if type(r) is dict and not any(r is d for d in shared)]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="referents are CPython's")
+def test_a_binder_leaves_the_function_without_a_dict(impl):
+    """Whether a function advertises another signature is looked up, not
+    read from a ``__dict__`` made for the purpose and kept by the function."""
+    f = _fresh_function(0)
+    assert _own_dict(f) is None
+    bind = impl.binder(f)
+    assert _own_dict(f) is None
+    f.tag = 1
+    assert _own_dict(f) == {"tag": 1}  # (the probe sees a dict that is there)
+    assert bind(1, c0=2) == (1, None, 2, None, (), {})
+
+
+
+def test_parameter_names_are_the_first_locals():
+    from posonly._common import parameter_names
+
+    f = _closure_function()
+    code = f.__code__
+    for n in range(len(code.co_varnames) + 1):
+        assert parameter_names(code, n) == code.co_varnames[:n]
+    assert parameter_names(code, 6) == ("a", "b", "c", "d", "args", "kw")

@@ -32,6 +32,7 @@ from ._common import (
     binder_arguments,
     name_function,
     parameter_list,
+    parameter_names,
     placeholder_layout,
     plain_function,
 )
@@ -310,7 +311,7 @@ def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
     flags = code.co_flags & CO_VARARGS_OR_VARKEYWORDS
     n_kwonly = code.co_kwonlyargcount
     template = _template(argcount, code.co_posonlyargcount, n_kwonly, flags)
-    names = code.co_varnames[: len(template.co_varnames)]
+    names = parameter_names(code, template.co_nlocals)
     if _QUALNAME_IN_CODE:
         copy = template.replace(co_varnames=names, co_name=name, co_qualname=name)
     else:

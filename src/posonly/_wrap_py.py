@@ -51,6 +51,7 @@ from ._common import (
     Plan,
     descriptor_refused,
     parameter_list,
+    parameter_names,
     placeholder_layout,
     plain_function,
     resolve,
@@ -300,7 +301,7 @@ def _wrapper_of_function(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
         around is not None,
     )
-    names = code.co_varnames[: len(wrapper.co_varnames)]
+    names = parameter_names(code, wrapper.co_nlocals)
     kwonly = names[argcount : argcount + n_kwonly]
     renamed = dict(zip(placeholders, kwonly))
     cells = {"_func": types.CellType(function)}
