@@ -385,3 +385,38 @@ def test_parameter_names_are_the_first_locals():
     for n in range(len(code.co_varnames) + 1):
         assert parameter_names(code, n) == code.co_varnames[:n]
     assert parameter_names(code, 6) == ("a", "b", "c", "d", "args", "kw")
+
+
+def test_a_binder_has_no_dict(impl):
+    if impl.name == "python" and sys.implementation.name != "cpython":
+        pytest.skip("on PyPy the pure binder names its messages in a __dict__")
+    bind = impl.binder(_fresh_function(0))
+    for made in (bind, impl.Binder(Layout.parse("a, b=1"))):
+        assert not hasattr(made, "__dict__")
+        with pytest.raises(TypeError):
+            vars(made)
+        made.layout  # built on first use, where it is kept is not shown
+        assert not hasattr(made, "__dict__")
+
+
+@pytest.mark.skipif(not FROM_CODE, reason="made the general way")
+def test_a_pure_binder_of_a_function_is_a_partial_alone():
+    """Nothing per binder but the partial, its function (with its code) and
+    a snapshot of keyword-only defaults: no keywords dict of its own, no
+    layout until asked."""
+    from posonly import _bind_py
+
+    binders = [_bind_py.FUNCTION_BINDERS[_bind_py.Binder](_fresh_function(i)) for i in range(3)]
+    keywords = [functools.partial.keywords.__get__(b) for b in binders]
+    assert keywords[0] == {} and all(k is keywords[0] for k in keywords)
+    for b in binders:
+        assert functools.partial.args.__get__(b) == ()
+        function = functools.partial.func.__get__(b)
+        assert type(function) is types.FunctionType
+        assert b._function is function
+        dicts = [r for r in gc.get_referents(b) if type(r) is dict]
+        assert len(dicts) == 1 and dicts[0] is keywords[0]
+        layout = b.layout
+        state = [r for r in gc.get_referents(b) if type(r) is dict and r is not keywords[0]]
+        assert len(state) == 1 and state[0]["layout"] is layout
+    assert binders[0](1, c0=2) == (1, None, 2, None, (), {})
