@@ -302,11 +302,10 @@ def test_making_and_dropping_leaves_memory_flat(impl, maker):
         made.layout if maker == "binder" else made(1, **{"c" + f.__name__[1:]: 2})
     for f in functions:
         # What functools.update_wrapper leaves on the function (an empty
-        # __dict__, and __annotations__ before 3.14), as a wraps-def does,
-        # and the tuple of names a code object keeps once co_varnames is
-        # read (3.12+): the function's, not the binder's or wrapper's.
+        # __dict__, and __annotations__ before 3.14), as a wraps-def does:
+        # the function's, not the binder's or wrapper's.  (Nothing reads
+        # co_varnames, which from 3.12 on makes a tuple the code object keeps.)
         functools.update_wrapper(_Attributes(), f)
-        f.__code__.co_varnames
     del made
     gc.collect()
     tracemalloc.start()
