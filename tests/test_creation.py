@@ -302,11 +302,10 @@ def test_making_and_dropping_leaves_memory_flat(impl, maker):
         made.layout if maker == "binder" else made(1, **{"c" + f.__name__[1:]: 2})
     for f in functions:
         # What functools.update_wrapper leaves on the function (an empty
-        # __dict__, and __annotations__ before 3.14), as a wraps-def does,
-        # and the tuple of names a code object keeps once co_varnames is
-        # read (3.12+): the function's, not the binder's or wrapper's.
+        # __dict__, and __annotations__ before 3.14), as a wraps-def does:
+        # the function's, not the binder's or wrapper's.  (Nothing reads
+        # co_varnames, which from 3.12 on makes a tuple the code object keeps.)
         functools.update_wrapper(_Attributes(), f)
-        f.__code__.co_varnames
     del made
     gc.collect()
     tracemalloc.start()
@@ -351,3 +350,72 @@ def test_parameters_that_are_cells(impl):
     wrapper = impl.wrap(f, before=len)
     assert_same_outcome(outcome(lambda: wrapper(1, c=2)), outcome(lambda: f(1, c=2)))
     assert_same_outcome(outcome(lambda: wrapper(1, cc=2)), outcome(lambda: f(1, cc=2)))
+
+
+def _own_dict(func):
+    """``func.__dict__`` if it has been made, else None (reading the
+    attribute would make it)."""
+    shared = (func.__globals__, func.__builtins__, func.__kwdefaults__)
+    found = [r for r in gc.get_referents(func)
+             if type(r) is dict and not any(r is d for d in shared)]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="referents are CPython's")
+def test_a_binder_leaves_the_function_without_a_dict(impl):
+    """Whether a function advertises another signature is looked up, not
+    read from a ``__dict__`` made for the purpose and kept by the function."""
+    f = _fresh_function(0)
+    assert _own_dict(f) is None
+    bind = impl.binder(f)
+    assert _own_dict(f) is None
+    f.tag = 1
+    assert _own_dict(f) == {"tag": 1}  # (the probe sees a dict that is there)
+    assert bind(1, c0=2) == (1, None, 2, None, (), {})
+
+
+
+def test_parameter_names_are_the_first_locals():
+    from posonly._common import parameter_names
+
+    f = _closure_function()
+    code = f.__code__
+    for n in range(len(code.co_varnames) + 1):
+        assert parameter_names(code, n) == code.co_varnames[:n]
+    assert parameter_names(code, 6) == ("a", "b", "c", "d", "args", "kw")
+
+
+def test_a_binder_has_no_dict(impl):
+    if impl.name == "python" and sys.implementation.name != "cpython":
+        pytest.skip("on PyPy the pure binder names its messages in a __dict__")
+    bind = impl.binder(_fresh_function(0))
+    for made in (bind, impl.Binder(Layout.parse("a, b=1"))):
+        assert not hasattr(made, "__dict__")
+        with pytest.raises(TypeError):
+            vars(made)
+        made.layout  # built on first use, where it is kept is not shown
+        assert not hasattr(made, "__dict__")
+
+
+@pytest.mark.skipif(not FROM_CODE, reason="made the general way")
+def test_a_pure_binder_of_a_function_is_a_partial_alone():
+    """Nothing per binder but the partial, its function (with its code) and
+    a snapshot of keyword-only defaults: no keywords dict of its own, no
+    layout until asked."""
+    from posonly import _bind_py
+
+    binders = [_bind_py.FUNCTION_BINDERS[_bind_py.Binder](_fresh_function(i)) for i in range(3)]
+    keywords = [functools.partial.keywords.__get__(b) for b in binders]
+    assert keywords[0] == {} and all(k is keywords[0] for k in keywords)
+    for b in binders:
+        assert functools.partial.args.__get__(b) == ()
+        function = functools.partial.func.__get__(b)
+        assert type(function) is types.FunctionType
+        assert b._function is function
+        dicts = [r for r in gc.get_referents(b) if type(r) is dict]
+        assert len(dicts) == 1 and dicts[0] is keywords[0]
+        layout = b.layout
+        state = [r for r in gc.get_referents(b) if type(r) is dict and r is not keywords[0]]
+        assert len(state) == 1 and state[0]["layout"] is layout
+    assert binders[0](1, c0=2) == (1, None, 2, None, (), {})

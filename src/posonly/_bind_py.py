@@ -32,6 +32,7 @@ from ._common import (
     binder_arguments,
     name_function,
     parameter_list,
+    parameter_names,
     placeholder_layout,
     plain_function,
 )
@@ -310,7 +311,7 @@ def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
     flags = code.co_flags & CO_VARARGS_OR_VARKEYWORDS
     n_kwonly = code.co_kwonlyargcount
     template = _template(argcount, code.co_posonlyargcount, n_kwonly, flags)
-    names = code.co_varnames[: len(template.co_varnames)]
+    names = parameter_names(code, template.co_nlocals)
     if _QUALNAME_IN_CODE:
         copy = template.replace(co_varnames=names, co_name=name, co_qualname=name)
     else:
@@ -321,10 +322,25 @@ def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
         # The interpreter looks up only the keyword-only names there.
         kwonly = names[argcount : argcount + n_kwonly]
         function.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
-    return Binder._of_function(function)
+    # The binder is the partial of the function alone: its layout, plan
+    # and partial() function are built on first use, and its keywords are
+    # the dict every such binder shares.
+    binder = _new_partial(Binder, function)
+    _set_partial_state(binder, (function, (), _NO_KEYWORDS, None))
+    return binder
 
 
 _GLOBALS: Dict[str, Any] = {}  # the template functions' globals: they read none
+# The keywords of every binder of a plain function: never written to (a
+# partial only reads its keywords, and a binder hides them).
+_NO_KEYWORDS: Dict[str, Any] = {}
+_new_partial = _Partial.__new__
+# A binder's function is its partial's own func.
+if _Partial is _CallThrough:  # (PyPy: every binder is made the general way)
+    _function_of = _CallThrough._call_function.__get__  # type: ignore[attr-defined]
+else:
+    _function_of = _Partial.func.__get__
+    _set_partial_state = _Partial.__setstate__
 _LATER = frozenset(("layout", "_plan", "_partial_function"))
 _completing = threading.Lock()
 
@@ -339,9 +355,9 @@ class Binder(_Partial, Generic[_P]):
     :func:`posonly.binder`.
     """
 
-    __slots__ = ("layout", "_plan", "_function", "_partial_function") + (
-        ("__dict__",) if _NAMED_BY_CALLEE and not hasattr(_Partial(len), "__dict__") else ()
-    )
+    # layout, _plan and _partial_function live in the instance dict (a C
+    # partial has one already; _CallThrough has none), set once.
+    __slots__ = ("__dict__",) if _Partial is _CallThrough else ()
 
     layout: Layout
 
@@ -354,7 +370,6 @@ class Binder(_Partial, Generic[_P]):
         self = super().__new__(cls, function, *plan.prefix, **(plan.preset or {}))
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_plan", plan)
-        object.__setattr__(self, "_function", function)
         object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan))
         if _NAMED_BY_CALLEE and call is not None and call.callee is not None:
             _name_as(self, call.callee)
@@ -375,18 +390,15 @@ class Binder(_Partial, Generic[_P]):
 
         def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]: ...
 
-    @classmethod
-    def _of_function(cls, function: Callable[..., tuple]) -> "Binder[Any]":
-        """The binder whose calls go to ``function`` (binder_of_function's);
-        its layout, plan and partial() function are built on first use."""
-        self = _Partial.__new__(cls, function)
-        object.__setattr__(self, "_function", function)
-        return self
+    @property
+    def _function(self) -> Callable[..., tuple]:
+        """The function that binds: the partial's own."""
+        return _function_of(self)  # type: ignore[no-any-return]
 
     if not TYPE_CHECKING:  # a type checker would take it for any attribute
 
         def __getattr__(self, attr):
-            # Only a binder made by _of_function lacks these, until asked.
+            # Only a binder made by binder_of_function lacks these, until asked.
             if attr in _LATER:
                 with _completing:
                     try:
@@ -413,6 +425,10 @@ class Binder(_Partial, Generic[_P]):
     # partial's attributes are not a binder's: its keywords dict would even
     # let a caller change every later call.
     func = args = keywords = property(_not_a_binder_attribute)  # type: ignore[assignment]
+    if _Partial is not _CallThrough:
+        # Nor is the dict that holds its state: a binder has no __dict__,
+        # as the compiled one has none.
+        __dict__ = property(_not_a_binder_attribute)  # type: ignore[assignment]
 
     def bind(self, args: Any = (), kwargs: Any = None) -> tuple:
         """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""

@@ -343,12 +343,34 @@ def parameter_list(layout: Layout) -> str:
     return ", ".join(params)
 
 
+_ABSENT: Any = object()
+
+
 def advertises(func: types.FunctionType) -> bool:
     """Whether a plain function says its signature is another's: a
     ``__wrapped__`` or ``__signature__`` of its own (a function's type has
-    neither, so only its ``__dict__`` can)."""
-    attributes = func.__dict__
-    return bool(attributes) and ("__wrapped__" in attributes or "__signature__" in attributes)
+    neither, so only its ``__dict__`` can).  Looked up as attributes, which
+    leaves a function without a ``__dict__`` without one (reading
+    ``func.__dict__`` would make and keep an empty dict)."""
+    return (
+        getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
+        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
+    )
+
+
+if sys.version_info >= (3, 12) and hasattr(types.CodeType, "_varname_from_oparg"):
+
+    def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
+        """The first ``n`` names of ``code``'s locals (its parameters come
+        first).  Read one by one: from 3.12 on, ``co_varnames`` makes a
+        tuple of every local that the code object then keeps."""
+        return tuple(map(code._varname_from_oparg, range(n)))  # type: ignore[attr-defined]
+
+else:
+
+    def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
+        """The first ``n`` names of ``code``'s locals (its parameters come first)."""
+        return code.co_varnames[:n]
 
 
 def _is_plain_function(obj: Any) -> bool:

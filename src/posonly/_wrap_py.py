@@ -52,6 +52,7 @@ from ._common import (
     descriptor_refused,
     make_binder,
     parameter_list,
+    parameter_names,
     placeholder_layout,
     plain_function,
     resolve,
@@ -332,16 +333,16 @@ def _wrapper_of_function(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
         around is not None,
     )
-    names = code.co_varnames[: len(wrapper.co_varnames)]
+    names = parameter_names(code, wrapper.co_nlocals)
     kwonly = names[argcount : argcount + n_kwonly]
     renamed = dict(zip(placeholders, kwonly))
-    cells = {"_func": types.CellType(function)}
+    # The closure: the cells of the template's free variables, in the order
+    # the compiler gives them (by name: _func, _handler; _handler, _proceed).
     if around is None:
-        cells["_handler"] = types.CellType(before)
+        closure = (types.CellType(function), types.CellType(before))
     else:
-        cells["_handler"] = types.CellType(around)
         size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
-        cells["_proceed"] = types.CellType(types.FunctionType(
+        closure = (types.CellType(around), types.CellType(types.FunctionType(
             proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr, arg-type]
             {
                 "_func": function, "_type": type, "_tuple": tuple, "_len": len,
@@ -349,14 +350,13 @@ def _wrapper_of_function(
                 "_refuse": _refuse_missing,
             },
             "proceed",
-        ))
+        )))
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
         wrapper.replace(
             co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
         ),
-        _FUNCTION_GLOBALS, code_name, defaults,
-        tuple(cells[free] for free in wrapper.co_freevars),
+        _FUNCTION_GLOBALS, code_name, defaults, closure,
     )
     kwdefaults = function.__kwdefaults__
     if kwdefaults and n_kwonly:
