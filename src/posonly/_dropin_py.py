@@ -21,6 +21,11 @@ is handed to ``inspect``'s own code.
 
 from __future__ import annotations
 
+import gc as _gc
+import sys as _sys
+import threading as _threading
+import weakref as _weakref
+from types import FunctionType as _FunctionType
 from types import MappingProxyType as _MappingProxy
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -33,7 +38,8 @@ from ._dropin_common import (
     SIGNATURE_ATTRIBUTES,
 )
 
-__all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature"]
+__all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature",
+           "set_maxsize"]
 
 _Parameter = DIALECT.Parameter
 _BoundArguments = DIALECT.BoundArguments
@@ -65,14 +71,8 @@ def _refusal(message: str, suppress_context: bool) -> TypeError:
     return error
 
 
-def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
-    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
-    BoundArguments, or the TypeError inspect raises, returned for the caller
-    to raise (as the compiled twin returns it)."""
-    cls = type(sig)
-    # Signatures of a class with its own _bind or parameters bind its way.
-    if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
-        return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
+def _bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
+    """``bind_signature`` without a plan, for a signature of a plain class."""
     parameters = tuple(sig._parameters.values())
     if not _PLAIN_TYPES.issuperset(map(type, parameters)):
         return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
@@ -186,15 +186,29 @@ def _parameters_of(bound: Any) -> Optional[Iterable[Any]]:
     return parameters  # type: ignore[no-any-return]
 
 
-# ``BoundArguments.args``: inspect's own.  Its loop stops at the first
-# parameter not given, and in pure Python the checks that reading the slots
-# directly needs cost more than they save (3.11: 1.31 -> 1.60 us, 3.14:
-# 0.84 -> 0.86 us for a seven-parameter signature).
-bound_args = _INSPECT_ARGS
+def _args_generic(bound: Any) -> Tuple[Any, ...]:
+    """``BoundArguments.args`` without a plan."""
+    parameters = _parameters_of(bound)
+    if parameters is None:
+        return _INSPECT_ARGS(bound)  # type: ignore[no-any-return]
+    arguments = bound.arguments
+    args: List[Any] = []
+    for param in parameters:
+        kind = param._kind
+        if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
+            break
+        name = param._name
+        if name not in arguments:
+            break
+        if kind is _VAR_POSITIONAL:
+            args.extend(arguments[name])
+        else:
+            args.append(arguments[name])
+    return tuple(args)
 
 
-def bound_kwargs(bound: Any) -> Dict[str, Any]:
-    """``BoundArguments.kwargs``."""
+def _kwargs_generic(bound: Any) -> Dict[str, Any]:
+    """``BoundArguments.kwargs`` without a plan."""
     parameters = _parameters_of(bound)
     if parameters is None:
         return _INSPECT_KWARGS(bound)  # type: ignore[no-any-return]
@@ -219,8 +233,8 @@ def bound_kwargs(bound: Any) -> Dict[str, Any]:
     return kwargs
 
 
-def apply_defaults(bound: Any) -> None:
-    """``BoundArguments.apply_defaults()``."""
+def _apply_defaults_generic(bound: Any) -> None:
+    """``BoundArguments.apply_defaults()`` without a plan."""
     parameters = _parameters_of(bound)
     if parameters is None:
         _INSPECT_APPLY_DEFAULTS(bound)
@@ -238,6 +252,479 @@ def apply_defaults(bound: Any) -> None:
         elif param._kind is _VAR_KEYWORD:
             new_arguments[name] = {}
     bound.arguments = new_arguments
+
+
+# -- plans ---------------------------------------------------------------------
+#
+# A signature bound again and again gets a *plan*: five small functions made
+# for its parameters (bind, bind_partial, args, kwargs, apply_defaults), with
+# its names as constants and no loop over its parameters.  The code is made
+# once per *shape* (the parameters' kinds and which have defaults), and each
+# signature's plan is that shape's code with the names put in its constants
+# (``code.replace``), without compiling anything.  A plan binds the calls it
+# can bind without a doubt; for anything else (errors above all) it answers
+# ``_FALLBACK`` and the generic code above answers, with inspect's message.
+#
+# Plans are kept by ``id(sig._parameters)``, with a weak reference that tells
+# whether that mapping is still the one the plan was made for: on CPython to
+# the dict under the mappingproxy (the proxy itself takes no weak
+# references; the dict is owned by the proxy alone, checked when the entry
+# is made, so it dies with it), elsewhere to the signature itself.  A plan
+# holds names only: no signature, parameter, default or function.  The
+# entry is made at a signature's second bind and its plan at the third: a
+# signature bound once (made afresh per call) costs a set lookup and insert.
+# Entries are evicted by the clock (second chance); at most ``maxsize``.
+
+_FALLBACK = object()
+_MAX_PLANNED = 24  # more parameters than this bind generically
+_maxsize = 4096
+_entries: Dict[int, List[Any]] = {}
+"""id(sig._parameters) -> [weak reference, plan or None or False, used, slot]"""
+_ring: List[Any] = []
+"""The clock's slots: the keys of the entries (None where freed)."""
+_hand = 0
+_seen: Dict[int, Any] = {}
+"""The keys of signatures bound once: a weak reference to the owner."""
+_SAMPLE = 1
+"""One bind in this many of signatures without an entry is noted."""
+_tick = _SAMPLE
+_templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
+_MAX_TEMPLATES = 512
+_lock = _threading.Lock()
+
+_ENTRY_REF, _ENTRY_PLAN, _ENTRY_USED, _ENTRY_SLOT = range(4)
+_KIND_INDEX = {kind: i for i, kind in enumerate(DIALECT.kinds)}
+_PO, _PK, _VP, _KO, _VK = range(5)
+
+try:
+    _gc_get_referents = _gc.get_referents
+    _probe = _MappingProxy(_PARAMETERS_DICT())
+    _probe_refs = _gc_get_referents(_probe)
+    _BY_MAPPING = (
+        _sys.implementation.name == "cpython"
+        and len(_probe_refs) == 1
+        and type(_probe_refs[0]) is _PARAMETERS_DICT
+        and _weakref.ref(_probe_refs[0]) is not None
+    )
+    del _probe, _probe_refs
+except Exception:  # noqa: BLE001 - then by the signature
+    _BY_MAPPING = False
+
+
+_Ref = _weakref.KeyedRef  # a weak reference that knows its entry's key
+
+
+def _dead(ref: Any) -> None:
+    """The mapping of an entry is gone: so is the entry (and its plan).
+    Only a dict operation, safe wherever the collector runs it."""
+    entry = _entries.get(ref.key)
+    if entry is not None and entry[_ENTRY_REF] is ref:
+        _entries.pop(ref.key, None)
+
+
+def _owner(sig: Any, proxy: Any) -> Any:
+    """What stays alive exactly while ``proxy`` is the mapping a plan is
+    made for (on CPython the dict under it, owned by it alone), or None."""
+    if _BY_MAPPING:
+        if type(proxy) is not _MappingProxy:
+            return None
+        referents = _gc_get_referents(proxy)
+        if len(referents) != 1 or type(referents[0]) is not _PARAMETERS_DICT:
+            return None
+        mapping = referents[0]
+        del referents
+        # Owned by the proxy alone (and the name here, and the argument).
+        if _sys.getrefcount(mapping) != 3:
+            return None
+        return mapping
+    return sig
+
+
+def set_maxsize(maxsize: int) -> None:
+    """Keep plans for at most ``maxsize`` signatures (0: none); the entries
+    beyond are dropped now."""
+    global _maxsize, _hand
+    if not isinstance(maxsize, int) or isinstance(maxsize, bool):
+        raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
+    if maxsize < 0:
+        raise ValueError(f"maxsize must be at least 0, not {maxsize}")
+    with _lock:
+        _maxsize = maxsize
+        if len(_ring) > maxsize:
+            _entries.clear()
+            _ring.clear()
+            _hand = 0
+        _seen.clear()
+
+
+def cache_info() -> Tuple[int, int, int]:
+    """(entries, plans, maxsize): what the cache holds now."""
+    entries = list(_entries.values())
+    return (len(entries), sum(1 for e in entries if e[_ENTRY_PLAN]), _maxsize)
+
+
+def clear_cache() -> None:
+    """Drop every entry and plan."""
+    global _hand
+    with _lock:
+        _entries.clear()
+        _ring.clear()
+        _seen.clear()
+        _hand = 0
+
+
+def _insert(key: int, entry: List[Any]) -> None:
+    """Put ``entry`` under ``key``, evicting by the clock when full."""
+    global _hand
+    with _lock:
+        size = _maxsize
+        if size == 0:
+            return
+        ring = _ring
+        entries = _entries
+        if len(ring) < size:
+            entry[_ENTRY_SLOT] = len(ring)
+            ring.append(key)
+        else:
+            hand = _hand
+            while True:
+                if hand >= len(ring):
+                    hand = 0
+                old_key = ring[hand]
+                old = entries.get(old_key) if old_key is not None else None
+                if old is None or old[_ENTRY_SLOT] != hand:
+                    break  # a free slot (its entry died, or moved)
+                if old[_ENTRY_USED]:
+                    old[_ENTRY_USED] = False
+                    hand += 1
+                    continue
+                entries.pop(old_key, None)
+                break
+            ring[hand] = key
+            entry[_ENTRY_SLOT] = hand
+            _hand = hand + 1
+        entries[key] = entry
+
+
+def _cold(sig: Any, proxy: Any, key: int) -> None:
+    """A bind of a signature without an entry.  One such bind in
+    ``_SAMPLE`` is noted (with a weak reference, so that a recycled id is
+    not taken for it); the signature's next bind makes its entry."""
+    global _tick
+    seen = _seen
+    marker = seen.get(key)
+    if marker is not None:
+        target = marker()
+        if target is not None and (_BY_MAPPING or target is sig):
+            del marker
+            seen.pop(key, None)
+            plan = None if _plannable(proxy) else False
+            _insert(key, [_Ref(target, _dead, key), plan, False, -1])
+            return
+    _tick -= 1
+    if _tick > 0:
+        return
+    _tick = _SAMPLE
+    if not _maxsize:
+        return
+    target = _owner(sig, proxy)
+    if target is None:
+        return  # nothing would tell a recycled id: the generic way
+    if len(seen) >= _maxsize:
+        seen.clear()
+    seen[key] = _weakref.ref(target)
+
+
+def _plannable(proxy: Any) -> bool:
+    """Whether a plan can bind for these parameters: plain ones, at most
+    ``_MAX_PLANNED``, their kinds in order, one of each variadic at most."""
+    if len(proxy) > _MAX_PLANNED:
+        return False
+    last = -1
+    for param in proxy.values():
+        if type(param) is not _Parameter:
+            return False
+        kind = _KIND_INDEX.get(param._kind)
+        if kind is None or kind < last or (kind == last and kind in (_VP, _VK)):
+            return False
+        last = kind
+    return True
+
+
+def _shape(proxy: Any) -> Tuple[Any, ...]:
+    return tuple((_KIND_INDEX[p._kind], p._default is not _empty) for p in proxy.values())
+
+
+def _plan_for(proxy: Any) -> Any:
+    """The plan of the signature whose parameters are ``proxy``."""
+    shape = _shape(proxy)
+    template = _templates.get(shape)
+    if template is None:
+        if len(_templates) >= _MAX_TEMPLATES:
+            _templates.clear()
+        template = _templates[shape] = _make_template(shape)
+    names = {f"\x00{i}": name for i, name in enumerate(proxy)}
+    return tuple(_FunctionType(_with_names(code, names), _PLAN_GLOBALS) for code in template)
+
+
+def _with_names(code: Any, names: Dict[str, str]) -> Any:
+    return code.replace(co_consts=tuple(_put_names(c, names) for c in code.co_consts))
+
+
+def _put_names(const: Any, names: Dict[str, str]) -> Any:
+    if type(const) is str:
+        return names.get(const, const)
+    if type(const) is tuple:
+        return tuple(_put_names(c, names) for c in const)
+    if type(const) is frozenset:
+        return frozenset(_put_names(c, names) for c in const)
+    return const
+
+
+_PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": _FALLBACK, "_empty": _empty, "__builtins__": {
+    "len": len, "tuple": tuple, "KeyError": KeyError}}
+
+
+def _make_template(shape: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """The code objects of the plan for ``shape``, with the placeholder
+    ``"\\x00<i>"`` for the name of parameter ``i``."""
+    namespace: Dict[str, Any] = {}
+    source = "\n".join([_bind_source(shape, False), _bind_source(shape, True),
+                        _args_source(shape), _kwargs_source(shape),
+                        _apply_defaults_source(shape)])
+    exec(compile(source, "<posonly plan>", "exec"), dict(_PLAN_GLOBALS), namespace)
+    return tuple(namespace[name].__code__ for name in
+                 ("bind", "bind_partial", "args", "kwargs", "apply_defaults"))
+
+
+def _n(i: int) -> str:
+    return repr(f"\x00{i}")
+
+
+def _bind_source(shape: Tuple[Any, ...], partial: bool) -> str:
+    positional = [i for i, (k, _) in enumerate(shape) if k in (_PO, _PK)]
+    var_positional = next((i for i, (k, _) in enumerate(shape) if k == _VP), None)
+    keyword_only = [i for i, (k, _) in enumerate(shape) if k == _KO]
+    var_keyword = next((i for i, (k, _) in enumerate(shape) if k == _VK), None)
+    count = len(positional)
+    lines = [f"def {'bind_partial' if partial else 'bind'}(args, kwargs):", "    n = len(args)"]
+
+    def given(n: int) -> List[str]:
+        items = [f"{_n(positional[j])}: args[{j}]" for j in range(min(n, count))]
+        if n > count:
+            items.append(f"{_n(var_positional)}: args[{count}:]")
+        return items
+
+    def rest(n: int) -> List[int]:
+        return [positional[j] for j in range(n, count)] + keyword_only
+
+    counts = list(range(count, -1, -1))
+    # Without keywords: the outcome is known for each count of positionals.
+    lines.append("    if not kwargs:")
+    if var_positional is not None:
+        if partial or all(shape[i][1] for i in keyword_only):
+            lines.append(f"        if n > {count}:")
+            lines.append(f"            return {{{', '.join(given(count + 1))}}}")
+    for n in counts:
+        if partial or all(shape[i][1] for i in rest(n)):
+            lines.append(f"        if n == {n}:")
+            lines.append(f"            return {{{', '.join(given(n))}}}")
+    lines.append("        return _FALLBACK")
+    # With keywords.
+    cases = [(n, f"n == {n}") for n in counts]
+    if var_positional is not None:
+        cases.insert(0, (count + 1, f"n > {count}"))
+    for n, test in cases:
+        if not partial and any(shape[i][0] == _PO and not shape[i][1] for i in rest(n)):
+            continue  # a positional-only parameter missing: inspect's way
+        lines.append(f"    if {test}:")
+        # A keyword naming a parameter given by position (but positional-only
+        # ones, which may go to **kwargs), or naming a positional-only one
+        # not given: inspect's way.
+        clash = [positional[j] for j in range(min(n, count)) if shape[positional[j]][0] == _PK]
+        clash += [positional[j] for j in range(n, count) if shape[positional[j]][0] == _PO]
+        if clash:
+            lines.append(f"        if {' or '.join(f'{_n(i)} in kwargs' for i in clash)}:")
+            lines.append("            return _FALLBACK")
+        lines.append(f"        bound = {{{', '.join(given(n))}}}")
+        keywords = [i for i in rest(n) if shape[i][0] != _PO]
+        for i in keywords:
+            lines.append(f"        if {_n(i)} in kwargs:")
+            lines.append(f"            bound[{_n(i)}] = kwargs[{_n(i)}]")
+            if not partial and not shape[i][1]:
+                lines.append("        else:")
+                lines.append("            return _FALLBACK")
+        taken = f"len(bound) - {min(n, count + 1)}"
+        lines.append(f"        if {taken} != len(kwargs):")
+        if var_keyword is None:
+            lines.append("            return _FALLBACK")
+        else:
+            for i in keywords:
+                lines.append(f"            kwargs.pop({_n(i)}, None)")
+            lines.append(f"            bound[{_n(var_keyword)}] = kwargs")
+        lines.append("        return bound")
+    lines.append("    return _FALLBACK")
+    return "\n".join(lines) + "\n"
+
+
+def _args_source(shape: Tuple[Any, ...]) -> str:
+    # The parameters args reads: up to the first keyword-only or **kwargs.
+    order = []
+    for i, (kind, _) in enumerate(shape):
+        if kind in (_KO, _VK):
+            break
+        order.append(i)
+    lines = ["def args(a):"]
+
+    def values(upto: List[int]) -> str:
+        # *args last, as list.extend takes it (and with its message).
+        plain = "(" + "".join(f"a[{_n(i)}], " for i in upto if shape[i][0] != _VP) + ")"
+        if upto and shape[upto[-1]][0] == _VP:
+            return f"{plain} + tuple(a[{_n(upto[-1])}])"
+        return plain
+
+    if order and shape[order[-1]][0] != _VP:
+        lines.append("    try:")
+        lines.append(f"        return {values(order)}")
+        lines.append("    except KeyError:")
+        lines.append("        pass")
+    # The first one not given ends it.
+    for j in range(len(order)):
+        lines.append(f"    if {_n(order[j])} not in a:")
+        lines.append(f"        return {values(order[:j])}")
+    lines.append(f"    return {values(order)}")
+    return "\n".join(lines) + "\n"
+
+
+def _kwargs_source(shape: Tuple[Any, ...]) -> str:
+    lines = ["def kwargs(a):"]
+
+    def tail(start: int, indent: str) -> None:
+        # From parameter ``start`` on, everything given is a keyword.
+        lines.append(f"{indent}k = {{}}")
+        for i in range(start, len(shape)):
+            if shape[i][0] == _VK:
+                lines.append(f"{indent}if {_n(i)} in a:")
+                lines.append(f"{indent}    k.update(a[{_n(i)}])")
+            else:
+                lines.append(f"{indent}if {_n(i)} in a:")
+                lines.append(f"{indent}    k[{_n(i)}] = a[{_n(i)}]")
+        lines.append(f"{indent}return k")
+
+    for i, (kind, _) in enumerate(shape):
+        if kind in (_KO, _VK):
+            tail(i, "    ")
+            break
+        lines.append(f"    if {_n(i)} not in a:")
+        tail(i + 1, "        ")
+    else:
+        lines.append("    return {}")
+    return "\n".join(lines) + "\n"
+
+
+def _apply_defaults_source(shape: Tuple[Any, ...]) -> str:
+    lines = ["def apply_defaults(a, parameters):"]
+    lines.append("    try:")
+    lines.append(f"        return {{{', '.join(f'{_n(i)}: a[{_n(i)}]' for i in range(len(shape)))}}}")
+    lines.append("    except KeyError:")
+    lines.append("        pass")
+    lines.append("    d = {}")
+    for i, (kind, has_default) in enumerate(shape):
+        lines.append(f"    if {_n(i)} in a:")
+        lines.append(f"        d[{_n(i)}] = a[{_n(i)}]")
+        if has_default:
+            lines.append("    else:")
+            lines.append(f"        d[{_n(i)}] = parameters[{_n(i)}]._default")
+        elif kind == _VP:
+            lines.append("    else:")
+            lines.append(f"        d[{_n(i)}] = ()")
+        elif kind == _VK:
+            lines.append("    else:")
+            lines.append(f"        d[{_n(i)}] = {{}}")
+    lines.append("    return d")
+    return "\n".join(lines) + "\n"
+
+
+def _plan(sig: Any) -> Any:
+    """The plan of a plain signature of a plain class, if it has one; makes
+    the entry and the plan as the signature is bound again."""
+    proxy = sig._parameters
+    key = id(proxy)
+    entry = _entries.get(key)
+    if entry is None:
+        _cold(sig, proxy, key)
+        return None
+    ref = entry[_ENTRY_REF]()
+    if ref is None or (ref is not sig and not _BY_MAPPING):
+        return None
+    plan = entry[_ENTRY_PLAN]
+    if plan is None:
+        plan = entry[_ENTRY_PLAN] = _plan_for(proxy)
+    entry[_ENTRY_USED] = True
+    return plan
+
+
+def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
+    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
+    BoundArguments, or the TypeError inspect raises, returned for the caller
+    to raise (as the compiled twin returns it)."""
+    cls = type(sig)
+    # Signatures of a class with its own _bind or parameters bind its way.
+    if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
+        return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
+    plan = _plan(sig)
+    if plan:
+        arguments = plan[partial](args, kwargs)
+        if arguments is not _FALLBACK:
+            if cls._bound_arguments_cls is _BoundArguments:
+                bound: Any = _new(_BoundArguments)
+                bound.arguments = arguments
+                bound._signature = sig
+                return bound
+            return cls._bound_arguments_cls(sig, arguments)
+    return _bind_generic(sig, args, kwargs, partial)
+
+
+def _bound_plan(bound: Any) -> Any:
+    """The plan of a plain BoundArguments' signature, if it has one."""
+    if type(bound) is not _BoundArguments or type(bound.arguments) is not dict:
+        return None
+    sig = bound._signature
+    if type(sig).parameters is not _PARAMETERS:
+        return None
+    entry = _entries.get(id(sig._parameters))
+    if entry is None:
+        return None
+    ref = entry[_ENTRY_REF]()
+    if ref is None or (ref is not sig and not _BY_MAPPING):
+        return None
+    entry[_ENTRY_USED] = True
+    return entry[_ENTRY_PLAN]
+
+
+def bound_args(bound: Any) -> Tuple[Any, ...]:
+    """``BoundArguments.args``."""
+    plan = _bound_plan(bound)
+    if plan:
+        return plan[2](bound.arguments)  # type: ignore[no-any-return]
+    return _args_generic(bound)
+
+
+def bound_kwargs(bound: Any) -> Dict[str, Any]:
+    """``BoundArguments.kwargs``."""
+    plan = _bound_plan(bound)
+    if plan:
+        return plan[3](bound.arguments)  # type: ignore[no-any-return]
+    return _kwargs_generic(bound)
+
+
+def apply_defaults(bound: Any) -> None:
+    """``BoundArguments.apply_defaults()``."""
+    plan = _bound_plan(bound)
+    if plan:
+        bound.arguments = plan[4](bound.arguments, bound._signature._parameters)
+        return
+    _apply_defaults_generic(bound)
 
 
 _CO_VARARGS = 0x04
