@@ -265,27 +265,33 @@ def _apply_defaults_generic(bound: Any) -> None:
 # can bind without a doubt; for anything else (errors above all) it answers
 # ``_FALLBACK`` and the generic code above answers, with inspect's message.
 #
-# Plans are kept by ``id(sig._parameters)``, with a weak reference that tells
-# whether that mapping is still the one the plan was made for: on CPython to
-# the dict under the mappingproxy (the proxy itself takes no weak
-# references; the dict is owned by the proxy alone, checked when the entry
-# is made, so it dies with it), elsewhere to the signature itself.  A plan
-# holds names only: no signature, parameter, default or function.  The
-# entry is made at a signature's second bind and its plan at the third: a
-# signature bound once (made afresh per call) costs a set lookup and insert.
-# Entries are evicted by the clock (second chance); at most ``maxsize``.
+# Plans are kept by ``id(sig._parameters)`` with a weak reference that is
+# alive exactly while that id is still that mapping's: on CPython to the
+# dict under the mappingproxy (the proxy itself takes no weak references;
+# the dict is owned by the proxy alone, as checked when the reference is
+# made, so it dies with it), elsewhere to the signature, which owns the
+# proxy.  When it dies its entry goes with it.  A plan holds names only: no
+# signature, parameter, default or function.
+#
+# A bind of a signature without an entry costs one dict lookup (and one in
+# ``_SAMPLE`` notes the signature, with a weak reference, so that a
+# recycled id is never taken for it); a noted signature's next bind makes
+# its entry, and the one after that its plan.  Entries are evicted by the
+# clock (second chance): at most ``maxsize`` of them, and at most as many
+# notes.
 
 _FALLBACK = object()
 _MAX_PLANNED = 24  # more parameters than this bind generically
 _maxsize = 4096
 _entries: Dict[int, List[Any]] = {}
-"""id(sig._parameters) -> [weak reference, plan or None or False, used, slot]"""
+"""id(sig._parameters) -> [weak reference, plan, used, slot]: plan is None
+until made, False where none can be; slot is the clock's, -1 for a note."""
 _ring: List[Any] = []
 """The clock's slots: the keys of the entries (None where freed)."""
 _hand = 0
-_seen: Dict[int, Any] = {}
-"""The keys of signatures bound once: a weak reference to the owner."""
-_SAMPLE = 1
+_notes = 0
+"""How many notes were made since the last sweep of them."""
+_SAMPLE = 8
 """One bind in this many of signatures without an entry is noted."""
 _tick = _SAMPLE
 _templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
@@ -310,8 +316,17 @@ try:
 except Exception:  # noqa: BLE001 - then by the signature
     _BY_MAPPING = False
 
+class _Ref(_weakref.ref):
+    """A weak reference that knows its entry's key (set after it is made:
+    ``weakref.KeyedRef``'s Python ``__init__`` costs five times as much)."""
 
-_Ref = _weakref.KeyedRef  # a weak reference that knows its entry's key
+    __slots__ = ("key",)
+
+
+def _keyed(target: Any, key: int) -> Any:
+    ref = _Ref(target, _dead)
+    ref.key = key
+    return ref
 
 
 def _dead(ref: Any) -> None:
@@ -337,13 +352,15 @@ def _owner(sig: Any, proxy: Any) -> Any:
         if _sys.getrefcount(mapping) != 3:
             return None
         return mapping
+    if type(sig)._parameters.__get__(sig) is not proxy:  # pragma: no cover
+        return None
     return sig
 
 
 def set_maxsize(maxsize: int) -> None:
-    """Keep plans for at most ``maxsize`` signatures (0: none); the entries
-    beyond are dropped now."""
-    global _maxsize, _hand
+    """Keep plans for at most ``maxsize`` signatures (0: none, and nothing
+    noted); the entries beyond are dropped now."""
+    global _maxsize
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
         raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
     if maxsize < 0:
@@ -351,26 +368,38 @@ def set_maxsize(maxsize: int) -> None:
     with _lock:
         _maxsize = maxsize
         if len(_ring) > maxsize:
-            _entries.clear()
-            _ring.clear()
-            _hand = 0
-        _seen.clear()
+            _clear()
+        else:
+            _sweep_notes()
 
 
-def cache_info() -> Tuple[int, int, int]:
-    """(entries, plans, maxsize): what the cache holds now."""
-    entries = list(_entries.values())
-    return (len(entries), sum(1 for e in entries if e[_ENTRY_PLAN]), _maxsize)
+def cache_info() -> Dict[str, int]:
+    """What the cache holds now: entries, plans among them, notes, maxsize."""
+    values = list(_entries.values())
+    entries = [e for e in values if e[_ENTRY_SLOT] >= 0]
+    return {"entries": len(entries), "plans": sum(1 for e in entries if e[_ENTRY_PLAN]),
+            "notes": len(values) - len(entries), "maxsize": _maxsize}
 
 
 def clear_cache() -> None:
-    """Drop every entry and plan."""
-    global _hand
+    """Drop every entry, plan and note."""
     with _lock:
-        _entries.clear()
-        _ring.clear()
-        _seen.clear()
-        _hand = 0
+        _clear()
+
+
+def _clear() -> None:
+    global _hand, _notes
+    _entries.clear()
+    _ring.clear()
+    _hand = 0
+    _notes = 0
+
+
+def _sweep_notes() -> None:
+    global _notes
+    for key in [k for k, e in list(_entries.items()) if e[_ENTRY_SLOT] < 0]:
+        _entries.pop(key, None)
+    _notes = 0
 
 
 def _insert(key: int, entry: List[Any]) -> None:
@@ -406,33 +435,37 @@ def _insert(key: int, entry: List[Any]) -> None:
         entries[key] = entry
 
 
-def _cold(sig: Any, proxy: Any, key: int) -> None:
-    """A bind of a signature without an entry.  One such bind in
-    ``_SAMPLE`` is noted (with a weak reference, so that a recycled id is
-    not taken for it); the signature's next bind makes its entry."""
-    global _tick
-    seen = _seen
-    marker = seen.get(key)
-    if marker is not None:
-        target = marker()
-        if target is not None and (_BY_MAPPING or target is sig):
-            del marker
-            seen.pop(key, None)
-            plan = None if _plannable(proxy) else False
-            _insert(key, [_Ref(target, _dead, key), plan, False, -1])
-            return
-    _tick -= 1
-    if _tick > 0:
-        return
+def _note(sig: Any, proxy: Any, key: int) -> None:
+    """Note a signature bound without an entry (one bind in ``_SAMPLE``)."""
+    global _tick, _notes
     _tick = _SAMPLE
     if not _maxsize:
         return
     target = _owner(sig, proxy)
     if target is None:
         return  # nothing would tell a recycled id: the generic way
-    if len(seen) >= _maxsize:
-        seen.clear()
-    seen[key] = _weakref.ref(target)
+    if _notes >= _maxsize:
+        with _lock:
+            _sweep_notes()
+    _notes += 1
+    _entries[key] = [_keyed(target, key), None, False, -1]
+
+
+def _advance(sig: Any, proxy: Any, key: int, entry: List[Any]) -> None:
+    """A bind of a signature with a note or an entry but no plan yet: the
+    note becomes an entry, the entry gets its plan."""
+    target = entry[_ENTRY_REF]()
+    if target is None:
+        # The id was recycled: the note (or the entry, whose callback has
+        # not run yet) is another signature's.
+        if _entries.get(key) is entry:
+            _entries.pop(key, None)
+        return
+    if entry[_ENTRY_SLOT] < 0:
+        plan = None if _plannable(proxy) else False
+        _insert(key, [_keyed(target, key), plan, False, -1])
+    elif entry[_ENTRY_PLAN] is None:
+        entry[_ENTRY_PLAN] = _plan_for(proxy)
 
 
 def _plannable(proxy: Any) -> bool:
@@ -645,85 +678,83 @@ def _apply_defaults_source(shape: Tuple[Any, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plan(sig: Any) -> Any:
-    """The plan of a plain signature of a plain class, if it has one; makes
-    the entry and the plan as the signature is bound again."""
-    proxy = sig._parameters
-    key = id(proxy)
-    entry = _entries.get(key)
-    if entry is None:
-        _cold(sig, proxy, key)
-        return None
-    ref = entry[_ENTRY_REF]()
-    if ref is None or (ref is not sig and not _BY_MAPPING):
-        return None
-    plan = entry[_ENTRY_PLAN]
-    if plan is None:
-        plan = entry[_ENTRY_PLAN] = _plan_for(proxy)
-    entry[_ENTRY_USED] = True
-    return plan
-
-
 def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
     """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
     BoundArguments, or the TypeError inspect raises, returned for the caller
     to raise (as the compiled twin returns it)."""
+    global _tick
     cls = type(sig)
     # Signatures of a class with its own _bind or parameters bind its way.
     if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
         return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
-    plan = _plan(sig)
-    if plan:
-        arguments = plan[partial](args, kwargs)
-        if arguments is not _FALLBACK:
-            if cls._bound_arguments_cls is _BoundArguments:
-                bound: Any = _new(_BoundArguments)
-                bound.arguments = arguments
-                bound._signature = sig
-                return bound
-            return cls._bound_arguments_cls(sig, arguments)
-    return _bind_generic(sig, args, kwargs, partial)
-
-
-def _bound_plan(bound: Any) -> Any:
-    """The plan of a plain BoundArguments' signature, if it has one."""
-    if type(bound) is not _BoundArguments or type(bound.arguments) is not dict:
-        return None
-    sig = bound._signature
-    if type(sig).parameters is not _PARAMETERS:
-        return None
-    entry = _entries.get(id(sig._parameters))
+    proxy = sig._parameters
+    key = id(proxy)
+    entry = _entries.get(key)
     if entry is None:
-        return None
-    ref = entry[_ENTRY_REF]()
-    if ref is None or (ref is not sig and not _BY_MAPPING):
-        return None
-    entry[_ENTRY_USED] = True
-    return entry[_ENTRY_PLAN]
+        _tick -= 1
+        if _tick <= 0:
+            _note(sig, proxy, key)
+    else:
+        plan = entry[_ENTRY_PLAN]
+        if plan and entry[_ENTRY_REF]() is not None:
+            entry[_ENTRY_USED] = True
+            arguments = plan[partial](args, kwargs)
+            if arguments is not _FALLBACK:
+                if cls._bound_arguments_cls is _BoundArguments:
+                    bound: Any = _new(_BoundArguments)
+                    bound.arguments = arguments
+                    bound._signature = sig
+                    return bound
+                return cls._bound_arguments_cls(sig, arguments)
+        elif plan is not False:
+            _advance(sig, proxy, key, entry)
+    return _bind_generic(sig, args, kwargs, partial)
 
 
 def bound_args(bound: Any) -> Tuple[Any, ...]:
     """``BoundArguments.args``."""
-    plan = _bound_plan(bound)
-    if plan:
-        return plan[2](bound.arguments)  # type: ignore[no-any-return]
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            entry = _entries.get(id(sig._parameters))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    return plan[2](arguments)  # type: ignore[no-any-return]
     return _args_generic(bound)
 
 
 def bound_kwargs(bound: Any) -> Dict[str, Any]:
     """``BoundArguments.kwargs``."""
-    plan = _bound_plan(bound)
-    if plan:
-        return plan[3](bound.arguments)  # type: ignore[no-any-return]
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            entry = _entries.get(id(sig._parameters))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    return plan[3](arguments)  # type: ignore[no-any-return]
     return _kwargs_generic(bound)
 
 
 def apply_defaults(bound: Any) -> None:
     """``BoundArguments.apply_defaults()``."""
-    plan = _bound_plan(bound)
-    if plan:
-        bound.arguments = plan[4](bound.arguments, bound._signature._parameters)
-        return
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            proxy = sig._parameters
+            entry = _entries.get(id(proxy))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    bound.arguments = plan[4](arguments, proxy)
+                    return
     _apply_defaults_generic(bound)
 
 
