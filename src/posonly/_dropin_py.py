@@ -496,7 +496,11 @@ def _plan_for(proxy: Any) -> Any:
         if len(_templates) >= _MAX_TEMPLATES:
             _templates.clear()
         template = _templates[shape] = _make_template(shape)
-    names = {f"\x00{i}": name for i, name in enumerate(proxy)}
+    names = {}
+    for i, name in enumerate(proxy):
+        names[f"\x00{i}"] = name
+        names[f"\x00m{i}"] = f"missing a required argument: {name!r}"
+        names[f"\x00k{i}"] = f"missing a required keyword-only argument: {name!r}"
     return tuple(_FunctionType(_with_names(code, names), _PLAN_GLOBALS) for code in template)
 
 
@@ -514,7 +518,7 @@ def _put_names(const: Any, names: Dict[str, str]) -> Any:
     return const
 
 
-_PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": _FALLBACK, "_empty": _empty, "__builtins__": {
+_PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": _FALLBACK, "_refusal": _refusal, "__builtins__": {
     "len": len, "tuple": tuple, "KeyError": KeyError}}
 
 
@@ -552,17 +556,40 @@ def _bind_source(shape: Tuple[Any, ...], partial: bool) -> str:
         return [positional[j] for j in range(n, count)] + keyword_only
 
     counts = list(range(count, -1, -1))
+
+    def missing(n: int, i: int) -> str:
+        # inspect's message for parameter i, the first one missing: the
+        # parameter right after the positionals is checked while they are
+        # placed (with its own message for a keyword-only one, on some
+        # versions), the others after them.
+        while_placing = rest(n)[0] == i and (n < count or var_positional is None)
+        if while_placing and _KWONLY_MISSING_MESSAGE and shape[i][0] == _KO:
+            return f"_refusal({_n(f'k{i}')}, True)"
+        return f"_refusal({_n(f'm{i}')}, True)"
+
+    def first_missing(n: int, keywords: bool) -> Optional[int]:
+        if partial:
+            return None
+        return next((i for i in rest(n) if not shape[i][1]
+                     and not (keywords and shape[i][0] != _PO)), None)
+
     # Without keywords: the outcome is known for each count of positionals.
     lines.append("    if not kwargs:")
     if var_positional is not None:
-        if partial or all(shape[i][1] for i in keyword_only):
-            lines.append(f"        if n > {count}:")
+        lines.append(f"        if n > {count}:")
+        i = first_missing(count + 1, False)
+        if i is None:
             lines.append(f"            return {{{', '.join(given(count + 1))}}}")
+        else:
+            lines.append(f"            return {missing(count + 1, i)}")
     for n in counts:
-        if partial or all(shape[i][1] for i in rest(n)):
-            lines.append(f"        if n == {n}:")
+        lines.append(f"        if n == {n}:")
+        i = first_missing(n, False)
+        if i is None:
             lines.append(f"            return {{{', '.join(given(n))}}}")
-    lines.append("        return _FALLBACK")
+        else:
+            lines.append(f"            return {missing(n, i)}")
+    lines.append('        return _refusal("too many positional arguments", True)')
     # With keywords.
     cases = [(n, f"n == {n}") for n in counts]
     if var_positional is not None:
@@ -586,7 +613,7 @@ def _bind_source(shape: Tuple[Any, ...], partial: bool) -> str:
             lines.append(f"            bound[{_n(i)}] = kwargs[{_n(i)}]")
             if not partial and not shape[i][1]:
                 lines.append("        else:")
-                lines.append("            return _FALLBACK")
+                lines.append(f"            return {missing(n, i)}")
         taken = f"len(bound) - {min(n, count + 1)}"
         lines.append(f"        if {taken} != len(kwargs):")
         if var_keyword is None:
@@ -616,11 +643,6 @@ def _args_source(shape: Tuple[Any, ...]) -> str:
             return f"{plain} + tuple(a[{_n(upto[-1])}])"
         return plain
 
-    if order and shape[order[-1]][0] != _VP:
-        lines.append("    try:")
-        lines.append(f"        return {values(order)}")
-        lines.append("    except KeyError:")
-        lines.append("        pass")
     # The first one not given ends it.
     for j in range(len(order)):
         lines.append(f"    if {_n(order[j])} not in a:")
@@ -657,23 +679,34 @@ def _kwargs_source(shape: Tuple[Any, ...]) -> str:
 
 def _apply_defaults_source(shape: Tuple[Any, ...]) -> str:
     lines = ["def apply_defaults(a, parameters):"]
-    lines.append("    try:")
-    lines.append(f"        return {{{', '.join(f'{_n(i)}: a[{_n(i)}]' for i in range(len(shape)))}}}")
-    lines.append("    except KeyError:")
-    lines.append("        pass")
+    required = [i for i, (kind, has_default) in enumerate(shape)
+                if not has_default and kind not in (_VP, _VK)]
+
+    def fill(i: int) -> str:
+        # The value of parameter i, given or its default.
+        kind, has_default = shape[i]
+        if has_default:
+            return f"a[{_n(i)}] if {_n(i)} in a else parameters[{_n(i)}]._default"
+        if kind == _VP:
+            return f"a[{_n(i)}] if {_n(i)} in a else ()"
+        if kind == _VK:
+            return f"a[{_n(i)}] if {_n(i)} in a else {{}}"
+        return f"a[{_n(i)}]"
+
+    # Every required parameter given (as after bind): one display.
+    if required:
+        lines.append(f"    if {' and '.join(f'{_n(i)} in a' for i in required)}:")
+        lines.append(f"        return {{{', '.join(f'{_n(i)}: {fill(i)}' for i in range(len(shape)))}}}")
+    else:
+        lines.append(f"    return {{{', '.join(f'{_n(i)}: {fill(i)}' for i in range(len(shape)))}}}")
+        return "\n".join(lines) + "\n"
     lines.append("    d = {}")
     for i, (kind, has_default) in enumerate(shape):
-        lines.append(f"    if {_n(i)} in a:")
-        lines.append(f"        d[{_n(i)}] = a[{_n(i)}]")
-        if has_default:
-            lines.append("    else:")
-            lines.append(f"        d[{_n(i)}] = parameters[{_n(i)}]._default")
-        elif kind == _VP:
-            lines.append("    else:")
-            lines.append(f"        d[{_n(i)}] = ()")
-        elif kind == _VK:
-            lines.append("    else:")
-            lines.append(f"        d[{_n(i)}] = {{}}")
+        if i in required:
+            lines.append(f"    if {_n(i)} in a:")
+            lines.append(f"        d[{_n(i)}] = a[{_n(i)}]")
+        else:
+            lines.append(f"    d[{_n(i)}] = {fill(i)}")
     lines.append("    return d")
     return "\n".join(lines) + "\n"
 
@@ -699,13 +732,15 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
         if plan and entry[_ENTRY_REF]() is not None:
             entry[_ENTRY_USED] = True
             arguments = plan[partial](args, kwargs)
-            if arguments is not _FALLBACK:
+            if type(arguments) is dict:
                 if cls._bound_arguments_cls is _BoundArguments:
                     bound: Any = _new(_BoundArguments)
                     bound.arguments = arguments
                     bound._signature = sig
                     return bound
                 return cls._bound_arguments_cls(sig, arguments)
+            if arguments is not _FALLBACK:
+                return arguments  # inspect's TypeError
         elif plan is not False:
             _advance(sig, proxy, key, entry)
     return _bind_generic(sig, args, kwargs, partial)
