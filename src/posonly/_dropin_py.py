@@ -352,8 +352,6 @@ def _owner(sig: Any, proxy: Any) -> Any:
         if _sys.getrefcount(mapping) != 3:
             return None
         return mapping
-    if type(sig)._parameters.__get__(sig) is not proxy:  # pragma: no cover
-        return None
     return sig
 
 
@@ -444,11 +442,15 @@ def _note(sig: Any, proxy: Any, key: int) -> None:
     target = _owner(sig, proxy)
     if target is None:
         return  # nothing would tell a recycled id: the generic way
+    try:
+        ref = _keyed(target, key)
+    except TypeError:
+        return  # takes no weak reference
     if _notes >= _maxsize:
         with _lock:
             _sweep_notes()
     _notes += 1
-    _entries[key] = [_keyed(target, key), None, False, -1]
+    _entries[key] = [ref, None, False, -1]
 
 
 def _advance(sig: Any, proxy: Any, key: int, entry: List[Any]) -> None:
@@ -462,8 +464,9 @@ def _advance(sig: Any, proxy: Any, key: int, entry: List[Any]) -> None:
             _entries.pop(key, None)
         return
     if entry[_ENTRY_SLOT] < 0:
-        plan = None if _plannable(proxy) else False
-        _insert(key, [_keyed(target, key), plan, False, -1])
+        # The note, whose weak reference is the entry's, takes a slot.
+        entry[_ENTRY_PLAN] = None if _plannable(proxy) else False
+        _insert(key, entry)
     elif entry[_ENTRY_PLAN] is None:
         entry[_ENTRY_PLAN] = _plan_for(proxy)
 
