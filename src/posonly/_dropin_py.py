@@ -302,19 +302,29 @@ _ENTRY_REF, _ENTRY_PLAN, _ENTRY_USED, _ENTRY_SLOT = range(4)
 _KIND_INDEX = {kind: i for i, kind in enumerate(DIALECT.kinds)}
 _PO, _PK, _VP, _KO, _VK = range(5)
 
+def _mapping_of(proxy: Any) -> Tuple[Any, int]:
+    """The dict under a mappingproxy, and its reference count as seen from
+    here (what it is for a dict owned by the proxy alone is measured below,
+    with this same function: the count differs between versions)."""
+    referents = _gc.get_referents(proxy)
+    if len(referents) != 1 or type(referents[0]) is not _PARAMETERS_DICT:
+        return None, -1
+    mapping = referents[0]
+    del referents
+    return mapping, _sys.getrefcount(mapping)
+
+
 try:
-    _gc_get_referents = _gc.get_referents
-    _probe = _MappingProxy(_PARAMETERS_DICT())
-    _probe_refs = _gc_get_referents(_probe)
+    _probe, _OWNED = _mapping_of(_MappingProxy(_PARAMETERS_DICT()))
     _BY_MAPPING = (
         _sys.implementation.name == "cpython"
-        and len(_probe_refs) == 1
-        and type(_probe_refs[0]) is _PARAMETERS_DICT
-        and _weakref.ref(_probe_refs[0]) is not None
+        and _probe is not None
+        and _weakref.ref(_probe) is not None
     )
-    del _probe, _probe_refs
+    del _probe
 except Exception:  # noqa: BLE001 - then by the signature
     _BY_MAPPING = False
+
 
 class _Ref(_weakref.ref):
     """A weak reference that knows its entry's key (set after it is made:
@@ -343,15 +353,9 @@ def _owner(sig: Any, proxy: Any) -> Any:
     if _BY_MAPPING:
         if type(proxy) is not _MappingProxy:
             return None
-        referents = _gc_get_referents(proxy)
-        if len(referents) != 1 or type(referents[0]) is not _PARAMETERS_DICT:
-            return None
-        mapping = referents[0]
-        del referents
-        # Owned by the proxy alone (and the name here, and the argument).
-        if _sys.getrefcount(mapping) != 3:
-            return None
-        return mapping
+        mapping, count = _mapping_of(proxy)
+        # Owned by the proxy alone, as the probe's.
+        return mapping if count == _OWNED else None
     return sig
 
 
