@@ -477,12 +477,13 @@ def _advance(sig: Any, proxy: Any, key: int, entry: List[Any]) -> None:
 
 def _plannable(proxy: Any) -> bool:
     """Whether a plan can bind for these parameters: plain ones, at most
-    ``_MAX_PLANNED``, their kinds in order, one of each variadic at most."""
+    ``_MAX_PLANNED``, each under its own name, their kinds in order, one of
+    each variadic at most."""
     if len(proxy) > _MAX_PLANNED:
         return False
     last = -1
-    for param in proxy.values():
-        if type(param) is not _Parameter:
+    for name, param in proxy.items():
+        if type(param) is not _Parameter or type(name) is not str or name != param._name:
             return False
         kind = _KIND_INDEX.get(param._kind)
         if kind is None or kind < last or (kind == last and kind in (_VP, _VK)):
@@ -526,7 +527,7 @@ def _put_names(const: Any, names: Dict[str, str]) -> Any:
 
 
 _PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": _FALLBACK, "_refusal": _refusal, "__builtins__": {
-    "len": len, "tuple": tuple, "KeyError": KeyError}}
+    "len": len, "tuple": tuple}}
 
 
 def _make_template(shape: Tuple[Any, ...]) -> Tuple[Any, ...]:
