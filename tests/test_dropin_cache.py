@@ -27,7 +27,7 @@ INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
 INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
 
 P = inspect.Parameter
-BINDS = 40
+BINDS = 2 * _dropin_py._SAMPLE + 8
 """Binds of one signature that surely give it a plan (one cold bind in
 ``_SAMPLE`` is noted; the next two make the entry and the plan)."""
 
@@ -143,6 +143,7 @@ def test_a_large_default_is_freed_with_its_function(pure_patched):
         ba = sig.bind(1, c=2)
         ba.apply_defaults()
         ba.args, ba.kwargs  # noqa: B018
+    for _ in range(BINDS):
         inspect.signature(f).bind(1).apply_defaults()
     assert ba.arguments["b"] is big()
     assert planned(core) >= 1

@@ -291,8 +291,10 @@ _ring: List[Any] = []
 _hand = 0
 _notes = 0
 """How many notes were made since the last sweep of them."""
-_SAMPLE = 8
-"""One bind in this many of signatures without an entry is noted."""
+_SAMPLE = 8 if _sys.implementation.name == "cpython" else 64
+"""One bind in this many of signatures without an entry is noted (on PyPy
+a weak reference with a callback costs more, and its JIT warms up over
+many more binds anyway)."""
 _tick = _SAMPLE
 _templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
 _MAX_TEMPLATES = 512
