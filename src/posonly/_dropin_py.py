@@ -21,6 +21,11 @@ is handed to ``inspect``'s own code.
 
 from __future__ import annotations
 
+import gc as _gc
+import sys as _sys
+import threading as _threading
+import weakref as _weakref
+from types import FunctionType as _FunctionType
 from types import MappingProxyType as _MappingProxy
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -33,7 +38,8 @@ from ._dropin_common import (
     SIGNATURE_ATTRIBUTES,
 )
 
-__all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature"]
+__all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature",
+           "set_maxsize"]
 
 _Parameter = DIALECT.Parameter
 _BoundArguments = DIALECT.BoundArguments
@@ -65,14 +71,8 @@ def _refusal(message: str, suppress_context: bool) -> TypeError:
     return error
 
 
-def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
-    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
-    BoundArguments, or the TypeError inspect raises, returned for the caller
-    to raise (as the compiled twin returns it)."""
-    cls = type(sig)
-    # Signatures of a class with its own _bind or parameters bind its way.
-    if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
-        return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
+def _bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
+    """``bind_signature`` without a plan, for a signature of a plain class."""
     parameters = tuple(sig._parameters.values())
     if not _PLAIN_TYPES.issuperset(map(type, parameters)):
         return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
@@ -186,15 +186,29 @@ def _parameters_of(bound: Any) -> Optional[Iterable[Any]]:
     return parameters  # type: ignore[no-any-return]
 
 
-# ``BoundArguments.args``: inspect's own.  Its loop stops at the first
-# parameter not given, and in pure Python the checks that reading the slots
-# directly needs cost more than they save (3.11: 1.31 -> 1.60 us, 3.14:
-# 0.84 -> 0.86 us for a seven-parameter signature).
-bound_args = _INSPECT_ARGS
+def _args_generic(bound: Any) -> Tuple[Any, ...]:
+    """``BoundArguments.args`` without a plan."""
+    parameters = _parameters_of(bound)
+    if parameters is None:
+        return _INSPECT_ARGS(bound)  # type: ignore[no-any-return]
+    arguments = bound.arguments
+    args: List[Any] = []
+    for param in parameters:
+        kind = param._kind
+        if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
+            break
+        name = param._name
+        if name not in arguments:
+            break
+        if kind is _VAR_POSITIONAL:
+            args.extend(arguments[name])
+        else:
+            args.append(arguments[name])
+    return tuple(args)
 
 
-def bound_kwargs(bound: Any) -> Dict[str, Any]:
-    """``BoundArguments.kwargs``."""
+def _kwargs_generic(bound: Any) -> Dict[str, Any]:
+    """``BoundArguments.kwargs`` without a plan."""
     parameters = _parameters_of(bound)
     if parameters is None:
         return _INSPECT_KWARGS(bound)  # type: ignore[no-any-return]
@@ -219,8 +233,8 @@ def bound_kwargs(bound: Any) -> Dict[str, Any]:
     return kwargs
 
 
-def apply_defaults(bound: Any) -> None:
-    """``BoundArguments.apply_defaults()``."""
+def _apply_defaults_generic(bound: Any) -> None:
+    """``BoundArguments.apply_defaults()`` without a plan."""
     parameters = _parameters_of(bound)
     if parameters is None:
         _INSPECT_APPLY_DEFAULTS(bound)
@@ -238,6 +252,555 @@ def apply_defaults(bound: Any) -> None:
         elif param._kind is _VAR_KEYWORD:
             new_arguments[name] = {}
     bound.arguments = new_arguments
+
+
+# -- plans ---------------------------------------------------------------------
+#
+# A signature bound again and again gets a *plan*: five small functions made
+# for its parameters (bind, bind_partial, args, kwargs, apply_defaults), with
+# its names as constants and no loop over its parameters.  The code is made
+# once per *shape* (the parameters' kinds and which have defaults), and each
+# signature's plan is that shape's code with the names put in its constants
+# (``code.replace``), without compiling anything.  A plan binds the calls it
+# can bind without a doubt; for anything else (errors above all) it answers
+# ``_FALLBACK`` and the generic code above answers, with inspect's message.
+#
+# Plans are kept by ``id(sig._parameters)`` with a weak reference that is
+# alive exactly while that id is still that mapping's: on CPython to the
+# dict under the mappingproxy (the proxy itself takes no weak references;
+# the dict is owned by the proxy alone, as checked when the reference is
+# made, so it dies with it), elsewhere to the signature, which owns the
+# proxy.  When it dies its entry goes with it.  A plan holds names only: no
+# signature, parameter, default or function.
+#
+# A bind of a signature without an entry costs one dict lookup (and one in
+# ``_SAMPLE`` notes the signature, with a weak reference, so that a
+# recycled id is never taken for it); a noted signature's next bind makes
+# its entry, and the one after that its plan.  Entries are evicted by the
+# clock (second chance): at most ``maxsize`` of them, and at most as many
+# notes.
+
+_FALLBACK = object()
+_MAX_PLANNED = 24  # more parameters than this bind generically
+_maxsize = 4096
+_entries: Dict[int, List[Any]] = {}
+"""id(sig._parameters) -> [weak reference, plan, used, slot]: plan is None
+until made, False where none can be; slot is the clock's, -1 for a note."""
+_ring: List[Any] = []
+"""The clock's slots: the keys of the entries (None where freed)."""
+_hand = 0
+_notes = 0
+"""How many notes were made since the last sweep of them."""
+_SAMPLE = 8 if _sys.implementation.name == "cpython" else 64
+"""One bind in this many of signatures without an entry is noted (on PyPy
+a weak reference with a callback costs more, and its JIT warms up over
+many more binds anyway)."""
+_tick = _SAMPLE
+_templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
+_MAX_TEMPLATES = 512
+_lock = _threading.Lock()
+
+_ENTRY_REF, _ENTRY_PLAN, _ENTRY_USED, _ENTRY_SLOT = range(4)
+_KIND_INDEX = {kind: i for i, kind in enumerate(DIALECT.kinds)}
+_PO, _PK, _VP, _KO, _VK = range(5)
+
+def _mapping_of(proxy: Any) -> Tuple[Any, int]:
+    """The dict under a mappingproxy, and its reference count as seen from
+    here (what it is for a dict owned by the proxy alone is measured below,
+    with this same function: the count differs between versions)."""
+    referents = _gc.get_referents(proxy)
+    if len(referents) != 1 or type(referents[0]) is not _PARAMETERS_DICT:
+        return None, -1
+    mapping = referents[0]
+    del referents
+    return mapping, _sys.getrefcount(mapping)
+
+
+try:
+    _probe, _OWNED = _mapping_of(_MappingProxy(_PARAMETERS_DICT()))
+    _BY_MAPPING = (
+        _sys.implementation.name == "cpython"
+        and _probe is not None
+        and _weakref.ref(_probe) is not None
+    )
+    del _probe
+except Exception:  # noqa: BLE001 - then by the signature
+    _BY_MAPPING = False
+
+
+class _Ref(_weakref.ref):
+    """A weak reference that knows its entry's key (set after it is made:
+    ``weakref.KeyedRef``'s Python ``__init__`` costs five times as much)."""
+
+    __slots__ = ("key",)
+
+
+def _keyed(target: Any, key: int) -> Any:
+    ref = _Ref(target, _dead)
+    ref.key = key
+    return ref
+
+
+def _dead(ref: Any) -> None:
+    """The mapping of an entry is gone: so is the entry (and its plan).
+    Only a dict operation, safe wherever the collector runs it."""
+    entry = _entries.get(ref.key)
+    if entry is not None and entry[_ENTRY_REF] is ref:
+        _entries.pop(ref.key, None)
+
+
+def _owner(sig: Any, proxy: Any) -> Any:
+    """What stays alive exactly while ``proxy`` is the mapping a plan is
+    made for (on CPython the dict under it, owned by it alone), or None."""
+    if _BY_MAPPING:
+        if type(proxy) is not _MappingProxy:
+            return None
+        mapping, count = _mapping_of(proxy)
+        # Owned by the proxy alone, as the probe's.
+        return mapping if count == _OWNED else None
+    return sig
+
+
+def set_maxsize(maxsize: int) -> None:
+    """Keep plans for at most ``maxsize`` signatures (0: none, and nothing
+    noted); the entries beyond are dropped now."""
+    global _maxsize
+    if not isinstance(maxsize, int) or isinstance(maxsize, bool):
+        raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
+    if maxsize < 0:
+        raise ValueError(f"maxsize must be at least 0, not {maxsize}")
+    with _lock:
+        _maxsize = maxsize
+        if len(_ring) > maxsize:
+            _clear()
+        else:
+            _sweep_notes()
+
+
+def cache_info() -> Dict[str, int]:
+    """What the cache holds now: entries, plans among them, notes, maxsize."""
+    values = list(_entries.values())
+    entries = [e for e in values if e[_ENTRY_SLOT] >= 0]
+    return {"entries": len(entries), "plans": sum(1 for e in entries if e[_ENTRY_PLAN]),
+            "notes": len(values) - len(entries), "maxsize": _maxsize}
+
+
+def clear_cache() -> None:
+    """Drop every entry, plan and note."""
+    with _lock:
+        _clear()
+
+
+def _clear() -> None:
+    global _hand, _notes
+    _entries.clear()
+    _ring.clear()
+    _hand = 0
+    _notes = 0
+
+
+def _sweep_notes() -> None:
+    global _notes
+    for key in [k for k, e in list(_entries.items()) if e[_ENTRY_SLOT] < 0]:
+        _entries.pop(key, None)
+    _notes = 0
+
+
+def _insert(key: int, entry: List[Any]) -> None:
+    """Put ``entry`` under ``key``, evicting by the clock when full."""
+    global _hand
+    with _lock:
+        size = _maxsize
+        if size == 0:
+            return
+        ring = _ring
+        entries = _entries
+        if len(ring) < size:
+            entry[_ENTRY_SLOT] = len(ring)
+            ring.append(key)
+        else:
+            hand = _hand
+            while True:
+                if hand >= len(ring):
+                    hand = 0
+                old_key = ring[hand]
+                old = entries.get(old_key) if old_key is not None else None
+                if old is None or old[_ENTRY_SLOT] != hand:
+                    break  # a free slot (its entry died, or moved)
+                if old[_ENTRY_USED]:
+                    old[_ENTRY_USED] = False
+                    hand += 1
+                    continue
+                entries.pop(old_key, None)
+                break
+            ring[hand] = key
+            entry[_ENTRY_SLOT] = hand
+            _hand = hand + 1
+        entries[key] = entry
+
+
+def _note(sig: Any, proxy: Any, key: int) -> None:
+    """Note a signature bound without an entry (one bind in ``_SAMPLE``)."""
+    global _tick, _notes
+    _tick = _SAMPLE
+    if not _maxsize:
+        return
+    target = _owner(sig, proxy)
+    if target is None:
+        return  # nothing would tell a recycled id: the generic way
+    try:
+        ref = _keyed(target, key)
+    except TypeError:
+        return  # takes no weak reference
+    if _notes >= _maxsize:
+        with _lock:
+            _sweep_notes()
+    _notes += 1
+    _entries[key] = [ref, None, False, -1]
+
+
+def _advance(sig: Any, proxy: Any, key: int, entry: List[Any]) -> None:
+    """A bind of a signature with a note or an entry but no plan yet: the
+    note becomes an entry, the entry gets its plan."""
+    target = entry[_ENTRY_REF]()
+    if target is None:
+        # The id was recycled: the note (or the entry, whose callback has
+        # not run yet) is another signature's.
+        if _entries.get(key) is entry:
+            _entries.pop(key, None)
+        return
+    if entry[_ENTRY_SLOT] < 0:
+        # The note, whose weak reference is the entry's, takes a slot.
+        entry[_ENTRY_PLAN] = None if _plannable(proxy) else False
+        _insert(key, entry)
+    elif entry[_ENTRY_PLAN] is None:
+        entry[_ENTRY_PLAN] = _plan_for(proxy)
+
+
+def _plannable(proxy: Any) -> bool:
+    """Whether a plan can bind for these parameters: plain ones, at most
+    ``_MAX_PLANNED``, each under its own name, their kinds in order, one of
+    each variadic at most."""
+    if len(proxy) > _MAX_PLANNED:
+        return False
+    last = -1
+    for name, param in proxy.items():
+        if type(param) is not _Parameter or type(name) is not str or name != param._name:
+            return False
+        kind = _KIND_INDEX.get(param._kind)
+        if kind is None or kind < last or (kind == last and kind in (_VP, _VK)):
+            return False
+        last = kind
+    return True
+
+
+def _shape(proxy: Any) -> Tuple[Any, ...]:
+    return tuple((_KIND_INDEX[p._kind], p._default is not _empty) for p in proxy.values())
+
+
+def _plan_for(proxy: Any) -> Any:
+    """The plan of the signature whose parameters are ``proxy``."""
+    shape = _shape(proxy)
+    template = _templates.get(shape)
+    if template is None:
+        if len(_templates) >= _MAX_TEMPLATES:
+            _templates.clear()
+        template = _templates[shape] = _make_template(shape)
+    names = {}
+    for i, name in enumerate(proxy):
+        names[f"\x00{i}"] = name
+        names[f"\x00m{i}"] = f"missing a required argument: {name!r}"
+        names[f"\x00k{i}"] = f"missing a required keyword-only argument: {name!r}"
+    return tuple(_FunctionType(_with_names(code, names), _PLAN_GLOBALS) for code in template)
+
+
+def _with_names(code: Any, names: Dict[str, str]) -> Any:
+    return code.replace(co_consts=tuple(_put_names(c, names) for c in code.co_consts))
+
+
+def _put_names(const: Any, names: Dict[str, str]) -> Any:
+    if type(const) is str:
+        return names.get(const, const)
+    if type(const) is tuple:
+        return tuple(_put_names(c, names) for c in const)
+    if type(const) is frozenset:
+        return frozenset(_put_names(c, names) for c in const)
+    return const
+
+
+_PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": _FALLBACK, "_refusal": _refusal, "__builtins__": {
+    "len": len, "tuple": tuple}}
+
+
+def _make_template(shape: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """The code objects of the plan for ``shape``, with the placeholder
+    ``"\\x00<i>"`` for the name of parameter ``i``."""
+    namespace: Dict[str, Any] = {}
+    source = "\n".join([_bind_source(shape, False), _bind_source(shape, True),
+                        _args_source(shape), _kwargs_source(shape),
+                        _apply_defaults_source(shape)])
+    exec(compile(source, "<posonly plan>", "exec"), dict(_PLAN_GLOBALS), namespace)
+    return tuple(namespace[name].__code__ for name in
+                 ("bind", "bind_partial", "args", "kwargs", "apply_defaults"))
+
+
+def _n(i: int) -> str:
+    return repr(f"\x00{i}")
+
+
+def _bind_source(shape: Tuple[Any, ...], partial: bool) -> str:
+    positional = [i for i, (k, _) in enumerate(shape) if k in (_PO, _PK)]
+    var_positional = next((i for i, (k, _) in enumerate(shape) if k == _VP), None)
+    keyword_only = [i for i, (k, _) in enumerate(shape) if k == _KO]
+    var_keyword = next((i for i, (k, _) in enumerate(shape) if k == _VK), None)
+    count = len(positional)
+    lines = [f"def {'bind_partial' if partial else 'bind'}(args, kwargs):", "    n = len(args)"]
+
+    def given(n: int) -> List[str]:
+        items = [f"{_n(positional[j])}: args[{j}]" for j in range(min(n, count))]
+        if n > count:
+            items.append(f"{_n(var_positional)}: args[{count}:]")
+        return items
+
+    def rest(n: int) -> List[int]:
+        return [positional[j] for j in range(n, count)] + keyword_only
+
+    counts = list(range(count, -1, -1))
+
+    def missing(n: int, i: int) -> str:
+        # inspect's message for parameter i, the first one missing: the
+        # parameter right after the positionals is checked while they are
+        # placed (with its own message for a keyword-only one, on some
+        # versions), the others after them.
+        while_placing = rest(n)[0] == i and (n < count or var_positional is None)
+        if while_placing and _KWONLY_MISSING_MESSAGE and shape[i][0] == _KO:
+            return f"_refusal({_n(f'k{i}')}, True)"
+        return f"_refusal({_n(f'm{i}')}, True)"
+
+    def first_missing(n: int, keywords: bool) -> Optional[int]:
+        if partial:
+            return None
+        return next((i for i in rest(n) if not shape[i][1]
+                     and not (keywords and shape[i][0] != _PO)), None)
+
+    # Without keywords: the outcome is known for each count of positionals.
+    lines.append("    if not kwargs:")
+    if var_positional is not None:
+        lines.append(f"        if n > {count}:")
+        i = first_missing(count + 1, False)
+        if i is None:
+            lines.append(f"            return {{{', '.join(given(count + 1))}}}")
+        else:
+            lines.append(f"            return {missing(count + 1, i)}")
+    for n in counts:
+        lines.append(f"        if n == {n}:")
+        i = first_missing(n, False)
+        if i is None:
+            lines.append(f"            return {{{', '.join(given(n))}}}")
+        else:
+            lines.append(f"            return {missing(n, i)}")
+    lines.append('        return _refusal("too many positional arguments", True)')
+    # With keywords.
+    cases = [(n, f"n == {n}") for n in counts]
+    if var_positional is not None:
+        cases.insert(0, (count + 1, f"n > {count}"))
+    for n, test in cases:
+        if not partial and any(shape[i][0] == _PO and not shape[i][1] for i in rest(n)):
+            continue  # a positional-only parameter missing: inspect's way
+        lines.append(f"    if {test}:")
+        # A keyword naming a parameter given by position (but positional-only
+        # ones, which may go to **kwargs), or naming a positional-only one
+        # not given: inspect's way.
+        clash = [positional[j] for j in range(min(n, count)) if shape[positional[j]][0] == _PK]
+        clash += [positional[j] for j in range(n, count) if shape[positional[j]][0] == _PO]
+        if clash:
+            lines.append(f"        if {' or '.join(f'{_n(i)} in kwargs' for i in clash)}:")
+            lines.append("            return _FALLBACK")
+        lines.append(f"        bound = {{{', '.join(given(n))}}}")
+        keywords = [i for i in rest(n) if shape[i][0] != _PO]
+        for i in keywords:
+            lines.append(f"        if {_n(i)} in kwargs:")
+            lines.append(f"            bound[{_n(i)}] = kwargs[{_n(i)}]")
+            if not partial and not shape[i][1]:
+                lines.append("        else:")
+                lines.append(f"            return {missing(n, i)}")
+        taken = f"len(bound) - {min(n, count + 1)}"
+        lines.append(f"        if {taken} != len(kwargs):")
+        if var_keyword is None:
+            lines.append("            return _FALLBACK")
+        else:
+            for i in keywords:
+                lines.append(f"            kwargs.pop({_n(i)}, None)")
+            lines.append(f"            bound[{_n(var_keyword)}] = kwargs")
+        lines.append("        return bound")
+    lines.append("    return _FALLBACK")
+    return "\n".join(lines) + "\n"
+
+
+def _args_source(shape: Tuple[Any, ...]) -> str:
+    # The parameters args reads: up to the first keyword-only or **kwargs.
+    order = []
+    for i, (kind, _) in enumerate(shape):
+        if kind in (_KO, _VK):
+            break
+        order.append(i)
+    lines = ["def args(a):"]
+
+    def values(upto: List[int]) -> str:
+        # *args last, as list.extend takes it (and with its message).
+        plain = "(" + "".join(f"a[{_n(i)}], " for i in upto if shape[i][0] != _VP) + ")"
+        if upto and shape[upto[-1]][0] == _VP:
+            return f"{plain} + tuple(a[{_n(upto[-1])}])"
+        return plain
+
+    # The first one not given ends it.
+    for j in range(len(order)):
+        lines.append(f"    if {_n(order[j])} not in a:")
+        lines.append(f"        return {values(order[:j])}")
+    lines.append(f"    return {values(order)}")
+    return "\n".join(lines) + "\n"
+
+
+def _kwargs_source(shape: Tuple[Any, ...]) -> str:
+    lines = ["def kwargs(a):"]
+
+    def tail(start: int, indent: str) -> None:
+        # From parameter ``start`` on, everything given is a keyword.
+        lines.append(f"{indent}k = {{}}")
+        for i in range(start, len(shape)):
+            if shape[i][0] == _VK:
+                lines.append(f"{indent}if {_n(i)} in a:")
+                lines.append(f"{indent}    k.update(a[{_n(i)}])")
+            else:
+                lines.append(f"{indent}if {_n(i)} in a:")
+                lines.append(f"{indent}    k[{_n(i)}] = a[{_n(i)}]")
+        lines.append(f"{indent}return k")
+
+    for i, (kind, _) in enumerate(shape):
+        if kind in (_KO, _VK):
+            tail(i, "    ")
+            break
+        lines.append(f"    if {_n(i)} not in a:")
+        tail(i + 1, "        ")
+    else:
+        lines.append("    return {}")
+    return "\n".join(lines) + "\n"
+
+
+def _apply_defaults_source(shape: Tuple[Any, ...]) -> str:
+    lines = ["def apply_defaults(a, parameters):"]
+    required = [i for i, (kind, has_default) in enumerate(shape)
+                if not has_default and kind not in (_VP, _VK)]
+
+    def fill(i: int) -> str:
+        # The value of parameter i, given or its default.
+        kind, has_default = shape[i]
+        if has_default:
+            return f"a[{_n(i)}] if {_n(i)} in a else parameters[{_n(i)}]._default"
+        if kind == _VP:
+            return f"a[{_n(i)}] if {_n(i)} in a else ()"
+        if kind == _VK:
+            return f"a[{_n(i)}] if {_n(i)} in a else {{}}"
+        return f"a[{_n(i)}]"
+
+    # Every required parameter given (as after bind): one display.
+    if required:
+        lines.append(f"    if {' and '.join(f'{_n(i)} in a' for i in required)}:")
+        lines.append(f"        return {{{', '.join(f'{_n(i)}: {fill(i)}' for i in range(len(shape)))}}}")
+    else:
+        lines.append(f"    return {{{', '.join(f'{_n(i)}: {fill(i)}' for i in range(len(shape)))}}}")
+        return "\n".join(lines) + "\n"
+    lines.append("    d = {}")
+    for i, (kind, has_default) in enumerate(shape):
+        if i in required:
+            lines.append(f"    if {_n(i)} in a:")
+            lines.append(f"        d[{_n(i)}] = a[{_n(i)}]")
+        else:
+            lines.append(f"    d[{_n(i)}] = {fill(i)}")
+    lines.append("    return d")
+    return "\n".join(lines) + "\n"
+
+
+def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partial: bool) -> Any:
+    """``sig._bind(args, kwargs, partial=partial)``, as inspect's own: the
+    BoundArguments, or the TypeError inspect raises, returned for the caller
+    to raise (as the compiled twin returns it)."""
+    global _tick
+    cls = type(sig)
+    # Signatures of a class with its own _bind or parameters bind its way.
+    if cls._bind is not _PRIVATE_BIND or cls.parameters is not _PARAMETERS:
+        return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
+    proxy = sig._parameters
+    key = id(proxy)
+    entry = _entries.get(key)
+    if entry is None:
+        _tick -= 1
+        if _tick <= 0:
+            _note(sig, proxy, key)
+    else:
+        plan = entry[_ENTRY_PLAN]
+        if plan and entry[_ENTRY_REF]() is not None:
+            entry[_ENTRY_USED] = True
+            arguments = plan[partial](args, kwargs)
+            if type(arguments) is dict:
+                if cls._bound_arguments_cls is _BoundArguments:
+                    bound: Any = _new(_BoundArguments)
+                    bound.arguments = arguments
+                    bound._signature = sig
+                    return bound
+                return cls._bound_arguments_cls(sig, arguments)
+            if arguments is not _FALLBACK:
+                return arguments  # inspect's TypeError
+        elif plan is not False:
+            _advance(sig, proxy, key, entry)
+    return _bind_generic(sig, args, kwargs, partial)
+
+
+def bound_args(bound: Any) -> Tuple[Any, ...]:
+    """``BoundArguments.args``."""
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            entry = _entries.get(id(sig._parameters))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    return plan[2](arguments)  # type: ignore[no-any-return]
+    return _args_generic(bound)
+
+
+def bound_kwargs(bound: Any) -> Dict[str, Any]:
+    """``BoundArguments.kwargs``."""
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            entry = _entries.get(id(sig._parameters))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    return plan[3](arguments)  # type: ignore[no-any-return]
+    return _kwargs_generic(bound)
+
+
+def apply_defaults(bound: Any) -> None:
+    """``BoundArguments.apply_defaults()``."""
+    if type(bound) is _BoundArguments:
+        sig = bound._signature
+        if type(sig).parameters is _PARAMETERS:
+            proxy = sig._parameters
+            entry = _entries.get(id(proxy))
+            if entry is not None:
+                plan = entry[_ENTRY_PLAN]
+                arguments = bound.arguments
+                if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
+                    entry[_ENTRY_USED] = True
+                    bound.arguments = plan[4](arguments, proxy)
+                    return
+    _apply_defaults_generic(bound)
 
 
 _CO_VARARGS = 0x04

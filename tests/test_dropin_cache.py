@@ -1,0 +1,273 @@
+"""The pure drop-in's per-signature plans and the cache that keeps them.
+
+A signature bound again and again gets a plan (code made for its
+parameters); the plans are kept by the identity of the signature's
+parameters mapping, at most ``maxsize`` of them, and keep nothing of the
+signature alive.  Here: the cache stays within its bound, a default is freed
+with its function, an id the allocator gives again never finds the plan of
+the signature that had it, signatures of functions whose defaults change
+bind as inspect binds them, and ``set_maxsize`` bounds and checks.
+"""
+
+import contextlib
+import gc
+import inspect
+import sys
+import weakref
+
+import pytest
+
+import posonly
+from posonly import _dropin_py, _inspect
+
+INSPECT_BIND = inspect.Signature.bind
+INSPECT_BIND_PARTIAL = inspect.Signature.bind_partial
+INSPECT_ARGS = inspect.BoundArguments.args.fget
+INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
+INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
+
+P = inspect.Parameter
+BINDS = 2 * _dropin_py._SAMPLE + 8
+"""Binds of one signature that surely give it a plan (one cold bind in
+``_SAMPLE`` is noted; the next two make the entry and the plan)."""
+
+
+@pytest.fixture
+def pure_patched():
+    """inspect patched with the pure core, on an empty cache of the default
+    size; everything put back after."""
+    saved = _inspect._core
+    _inspect._core = _dropin_py
+    _dropin_py.clear_cache()
+    posonly.patch_inspect()
+    try:
+        yield _dropin_py
+    finally:
+        posonly.unpatch_inspect()
+        _inspect._core = saved
+        _dropin_py.set_maxsize(4096)
+        _dropin_py.clear_cache()
+
+
+def expected(sig, args, kwargs, partial=False):
+    """What plain inspect answers: (arguments, args, kwargs, after
+    apply_defaults) or the error's type and message."""
+    try:
+        ba = (INSPECT_BIND_PARTIAL if partial else INSPECT_BIND)(sig, *args, **kwargs)
+    except TypeError as error:
+        return ("error", str(error))
+    answer = [dict(ba.arguments), INSPECT_ARGS(ba), INSPECT_KWARGS(ba)]
+    INSPECT_APPLY_DEFAULTS(ba)
+    return ("ok", *answer, dict(ba.arguments))
+
+
+def patched_outcome(sig, args, kwargs, partial=False):
+    try:
+        ba = (sig.bind_partial if partial else sig.bind)(*args, **kwargs)
+    except TypeError as error:
+        return ("error", str(error))
+    assert type(ba) is inspect.BoundArguments
+    answer = [dict(ba.arguments), ba.args, ba.kwargs]
+    ba.apply_defaults()
+    return ("ok", *answer, dict(ba.arguments))
+
+
+def planned(core):
+    return core.cache_info()["plans"]
+
+
+def test_a_signature_bound_again_gets_a_plan_that_answers_as_inspect(pure_patched):
+    core = pure_patched
+
+    def f(a, b, /, c, d=4, *, e, g=7, **kw):
+        pass
+
+    sig = inspect.signature(f)
+    calls = [((1, 2, 3), {"e": 5}), ((1, 2), {"c": 3, "e": 5, "z": 6}), ((1,), {}),
+             ((1, 2, 3, 4, 5), {}), ((1, 2), {"a": 0, "e": 5}), ((), {"a": 1, "b": 2})]
+    for _ in range(BINDS):
+        sig.bind(1, 2, 3, e=5)
+    assert planned(core) == 1
+    for args, kwargs in calls:
+        for partial in (False, True):
+            assert patched_outcome(sig, args, dict(kwargs), partial) == expected(
+                sig, args, dict(kwargs), partial)
+
+
+def test_the_cache_stays_within_maxsize(pure_patched):
+    """100,000 distinct signatures, all alive, each bound a few times: no
+    more entries (nor notes) than ``maxsize``, and every answer right."""
+    core = pure_patched
+    maxsize = 4096
+    names = [f"p{i}" for i in range(8)]
+    parameters = [P(name, P.POSITIONAL_OR_KEYWORD) for name in names]
+    kept = []
+    largest = 0
+    for i in range(100_000):
+        count = 1 + i % 8
+        sig = inspect.Signature(parameters[:count])
+        kept.append(sig)
+        args = tuple(range(count))
+        for _ in range(3):
+            ba = sig.bind(*args)
+        assert list(ba.arguments) == names[:count]
+        if i % 1000 == 0:
+            info = core.cache_info()
+            largest = max(largest, info["entries"])
+            assert info["entries"] <= maxsize
+            assert info["notes"] <= maxsize
+    info = core.cache_info()
+    assert info["entries"] <= maxsize and info["notes"] <= maxsize
+    assert len(core._entries) <= 2 * maxsize
+    assert len(core._ring) <= maxsize
+    assert largest == maxsize  # it was full: the bound was reached, and held
+    del kept
+
+
+def test_a_large_default_is_freed_with_its_function(pure_patched):
+    core = pure_patched
+
+    class Big:
+        payload = None
+
+    def make():
+        big = Big()
+        big.payload = bytearray(10**6)
+        namespace = {"big": big}
+        exec("def f(a, b=big, *args, c=big, **kw): pass", namespace)
+        return namespace["f"], weakref.ref(big)
+
+    f, big = make()
+    sig = inspect.signature(f)
+    for _ in range(BINDS):
+        ba = sig.bind(1, c=2)
+        ba.apply_defaults()
+        ba.args, ba.kwargs  # noqa: B018
+    for _ in range(BINDS):
+        inspect.signature(f).bind(1).apply_defaults()
+    assert ba.arguments["b"] is big()
+    assert planned(core) >= 1
+    del f, sig, ba
+    gc.collect()
+    gc.collect()
+    assert big() is None
+    # Its entry went with it.
+    assert planned(core) == 0
+
+
+def make_signature(names):
+    return inspect.Signature([P(name, P.POSITIONAL_OR_KEYWORD) for name in names])
+
+
+def test_a_recycled_id_never_finds_a_stale_plan(pure_patched):
+    """Signatures made one after another, each dropped before the next is
+    made, get the same addresses again: each answers with its own names."""
+    ids = set()
+    recycled = 0
+    for i in range(300):
+        names = [f"x{i}", f"y{i}", f"z{i % 7}"][: 1 + i % 3]
+        sig = make_signature(names)
+        key = id(sig._parameters)
+        recycled += key in ids
+        ids.add(key)
+        for _ in range(BINDS // 4):
+            ba = sig.bind(*range(len(names)))
+            assert list(ba.arguments) == names
+            assert ba.args == tuple(range(len(names)))
+            assert ba.kwargs == {}
+        assert patched_outcome(sig, (), {names[-1]: 1}) == expected(sig, (), {names[-1]: 1})
+        del sig, ba
+    if sys.implementation.name == "cpython":
+        assert recycled > 0  # the case this test is about did happen
+
+
+def test_a_stale_entry_is_never_used(pure_patched):
+    """An entry whose mapping is gone, left under its id (as if its
+    callback had not run yet), is not used for the signature that got the
+    id next."""
+    core = pure_patched
+    first = make_signature(["a", "b"])
+    for _ in range(BINDS):
+        first.bind(1, 2)
+    key = id(first._parameters)
+    entry = core._entries[key]
+    assert entry[core._ENTRY_PLAN]
+    second = make_signature(["p", "q"])
+    # The entry now claims the second signature's id, its owner dead.
+    stale = [weakref.ref(type("Gone", (), {})()), entry[core._ENTRY_PLAN], False, -1]
+    gc.collect()
+    assert stale[0]() is None
+    core._entries[id(second._parameters)] = stale
+    try:
+        for _ in range(BINDS):
+            ba = second.bind(1, q=2)
+            assert list(ba.arguments) == ["p", "q"]
+            assert ba.args == (1, 2)
+            assert ba.kwargs == {}
+            ba.apply_defaults()
+            assert ba.arguments == {"p": 1, "q": 2}
+    finally:
+        core._entries.pop(id(second._parameters), None)
+
+
+def test_changing_defaults_bind_as_inspect_binds(pure_patched):
+    """A function whose ``__defaults__`` and ``__kwdefaults__`` change
+    between calls: its signature made per call, and one made before the
+    change, bind as inspect binds them."""
+
+    def f(a, b=1, *, c=2):
+        pass
+
+    kept = inspect.signature(f)
+    for round_ in range(6):
+        for _ in range(BINDS // 2):
+            sig = inspect.signature(f)
+            for sig_ in (sig, kept):
+                for args, kwargs in [((0,), {}), ((0, 5), {"c": 6}), ((), {"b": 1})]:
+                    assert patched_outcome(sig_, args, dict(kwargs)) == expected(
+                        sig_, args, dict(kwargs))
+        if round_ % 3 == 2:
+            f.__defaults__ = None  # b becomes required
+            f.__kwdefaults__ = None
+        else:
+            f.__defaults__ = (object(),)
+            f.__kwdefaults__ = {"c": object()}
+    sig = inspect.signature(f)
+    assert patched_outcome(sig, (0,), {}) == ("error", "missing a required argument: 'b'")
+
+
+def test_set_maxsize_zero_keeps_nothing(pure_patched):
+    core = pure_patched
+    core.set_maxsize(0)
+    kept = [make_signature([f"a{i}", "b"]) for i in range(50)]
+    for sig in kept:
+        for _ in range(BINDS):
+            ba = sig.bind(1, b=2)
+            ba.apply_defaults()
+            assert ba.args == (1, 2)
+    assert core.cache_info() == {"entries": 0, "plans": 0, "notes": 0, "maxsize": 0}
+    assert core._entries == {} and core._ring == []
+
+
+def test_set_maxsize_bounds_and_drops(pure_patched):
+    core = pure_patched
+    kept = [make_signature([f"a{i}", "b"]) for i in range(30)]
+    for sig in kept:
+        for _ in range(BINDS):
+            sig.bind(1, 2)
+    assert core.cache_info()["plans"] == 30
+    core.set_maxsize(5)
+    assert core.cache_info()["entries"] <= 5
+    for sig in kept:
+        for _ in range(BINDS):
+            assert sig.bind(1, 2).args == (1, 2)
+    assert 0 < core.cache_info()["entries"] <= 5
+
+
+@pytest.mark.parametrize("bad, error", [("10", TypeError), (1.5, TypeError), (None, TypeError),
+                                        (True, TypeError), (-1, ValueError)])
+def test_set_maxsize_checks_its_argument(bad, error):
+    before = _dropin_py.cache_info()["maxsize"]
+    with pytest.raises(error, match="maxsize"):
+        _dropin_py.set_maxsize(bad)
+    assert _dropin_py.cache_info()["maxsize"] == before
