@@ -14,9 +14,12 @@ of their properties, and makes signatures of plain functions without
 re-validating what the compiler guarantees.  The methods here are plain
 Python functions with inspect's own signatures and names, so that
 introspection (``inspect.signature``, ``mock.create_autospec``, ``help``)
-sees them as it sees inspect's.  Nothing is cached: a signature made afresh
-for every call costs what making and binding it costs, and no signature,
-function or default value outlives its last user because it was bound.
+sees them as it sees inspect's.  The compiled core caches nothing; the pure
+core keeps, for at most ``maxsize`` signatures, a plan of names made from
+per-shape code (see ``_dropin_py``), dropped with the signature's parameter
+mapping.  Either way a signature made afresh for every call costs what making
+and binding it costs, and no signature, function or default value outlives
+its last user because it was bound.
 """
 
 from __future__ import annotations
@@ -186,13 +189,17 @@ def patch_inspect(maxsize: int = 4096) -> None:
     that took ``inspect.signature`` by ``from inspect import signature``
     before the patch keeps inspect's, which calls the patched
     ``from_callable``).
-    Patching again changes nothing.  The patch keeps no per-signature state,
-    so ``maxsize`` (checked, and kept for compatibility) bounds nothing.
+    Patching again changes nothing.  ``maxsize`` bounds how many signatures
+    the pure core keeps plans for (0: none); the compiled core keeps no
+    per-signature state, and checks ``maxsize`` only.
     """
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
         raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
     if maxsize < 0:
         raise ValueError(f"maxsize must be at least 0, not {maxsize}")
+    set_maxsize = getattr(_core, "set_maxsize", None)
+    if set_maxsize is not None:
+        set_maxsize(maxsize)
     with _patch_lock:
         if _installed:
             return
