@@ -271,3 +271,17 @@ def test_set_maxsize_checks_its_argument(bad, error):
     with pytest.raises(error, match="maxsize"):
         _dropin_py.set_maxsize(bad)
     assert _dropin_py.cache_info()["maxsize"] == before
+
+
+def test_patch_inspect_maxsize_bounds_the_pure_plans(pure_patched):
+    """``patch_inspect(maxsize)`` is the pure core's bound: patched again with
+    a small one (after unpatching), no more entries than that are kept."""
+    core = pure_patched
+    posonly.unpatch_inspect()
+    posonly.patch_inspect(maxsize=3)
+    assert core.cache_info()["maxsize"] == 3
+    kept = [make_signature([f"a{i}", "b"]) for i in range(20)]
+    for sig in kept:
+        for _ in range(BINDS):
+            assert sig.bind(1, 2).args == (1, 2)
+    assert 0 < core.cache_info()["entries"] <= 3
