@@ -355,7 +355,7 @@ def test_parameters_that_are_cells(impl):
 def _own_dict(func):
     """``func.__dict__`` if it has been made, else None (reading the
     attribute would make it)."""
-    shared = (func.__globals__, func.__builtins__, func.__kwdefaults__)
+    shared = (func.__globals__, getattr(func, "__builtins__", None), func.__kwdefaults__)  # (3.10+)
     found = [r for r in gc.get_referents(func)
              if type(r) is dict and not any(r is d for d in shared)]
     assert len(found) <= 1

@@ -12,6 +12,7 @@ bind as inspect binds them, and ``set_maxsize`` bounds and checks.
 import contextlib
 import gc
 import inspect
+import os
 import sys
 import weakref
 
@@ -177,7 +178,10 @@ def test_a_recycled_id_never_finds_a_stale_plan(pure_patched):
             assert ba.kwargs == {}
         assert patched_outcome(sig, (), {names[-1]: 1}) == expected(sig, (), {names[-1]: 1})
         del sig, ba
-    if sys.implementation.name == "cpython":
+    if sys.implementation.name == "cpython" and os.environ.get("PYTHONMALLOC", "pymalloc").startswith("pymalloc"):
+        # pymalloc gives a freed object's address to the next of its size
+        # (the sanitizer run's malloc holds freed memory back; the stale
+        # entry test below makes the case by hand).
         assert recycled > 0  # the case this test is about did happen
 
 

@@ -49,6 +49,7 @@ from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
     MISSING_VALUE,
     Plan,
+    advertises,
     descriptor_refused,
     make_binder,
     parameter_list,
@@ -491,7 +492,12 @@ def wrap(
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
     generated = _wrapper_of_function(func, before, around)  # None unless a plain function
     bound = one_first = False
-    forwarding = generated is None and before is not None
+    # A plain function goes the generated way on every interpreter (on PyPy
+    # it is not made from templates, but its own signature, generated, words
+    # the errors as PyPy does); anything else forwards the caller's arguments.
+    forwarding = generated is None and before is not None and not (
+        type(func) is types.FunctionType and not advertises(func)
+    )
     if forwarding:
         generated = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
     elif generated is None:
