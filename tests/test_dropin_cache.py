@@ -27,9 +27,11 @@ INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
 INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
 
 P = inspect.Parameter
-BINDS = 2 * _dropin_py._SAMPLE + 8
-"""Binds of one signature that surely give it a plan (one cold bind in
-``_SAMPLE`` is noted; the next two make the entry and the plan)."""
+BINDS = 2 * _dropin_py._LAYOUT_SAMPLE + 8
+"""Binds of one signature (or signatures of one function made per bind)
+that surely give it a plan: one cold bind in ``_SAMPLE`` is noted, the next
+two make the entry and the plan; one code in ``_LAYOUT_SAMPLE`` met without
+a layout gets one, the next signatures set its pattern and make the plan."""
 
 
 @pytest.fixture
@@ -339,15 +341,16 @@ def assert_binds_as_inspect(f, calls=CALLS):
 
 
 def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch):
-    """The second signature of a function is handed its plan, which binds
-    it (and every later one) without the generic code, as inspect does."""
+    """A function whose signature is made again and again gets a layout,
+    and its signatures are handed their plan, which binds them without the
+    generic code, as inspect does."""
     core = pure_patched
 
     def f(a, b, /, c, d=4, *, e, g=7, **kw):
         pass
 
-    inspect.signature(f)
-    sig = inspect.signature(f)
+    for _ in range(BINDS):
+        sig = inspect.signature(f)
     handed = core._handed
     assert handed is not None and handed[0] == id(sig._parameters)
     assert core.cache_info()["layouts"] == 1
@@ -377,6 +380,9 @@ def test_a_handed_plan_does_not_outlive_what_it_was_made_for(pure_patched):
     def f(a, b, /, c, d=4, *, e, g=7):
         pass
 
+    for _ in range(BINDS):
+        inspect.signature(f)
+    assert pure_patched._handed is not None  # its signatures are handed plans
     code = f.__code__
     changes = [
         ("__defaults__", (1, 2)),
@@ -433,9 +439,12 @@ def test_a_default_is_freed_with_its_function_made_per_call(pure_patched):
         return namespace["f"], weakref.ref(big)
 
     def run():
-        # In a frame of its own, gone before the check.
+        # In a frame of its own, gone before the check; few binds, and its
+        # layout kept at once: a loop that PyPy's JIT compiles may keep the
+        # defaults it saw as constants (plain inspect's as well).
         f, big = make()
-        for _ in range(BINDS):
+        core._layout_tick = 1
+        for _ in range(4):
             ba = inspect.signature(f).bind(1, c=2)
             ba.apply_defaults()
         assert ba.arguments["b"] is big()
@@ -460,12 +469,12 @@ def test_a_replaced_parameters_mapping_binds_as_inspect(pure_patched):
     def g(p, q=1):
         pass
 
-    inspect.signature(f)
-    sig = inspect.signature(f)
+    for _ in range(BINDS):
+        sig = inspect.signature(f)
     assert pure_patched._handed[0] == id(sig._parameters)
     other_sig = inspect.signature(g)
-    inspect.signature(f)
     sig = inspect.signature(f)
+    assert pure_patched._handed[0] == id(sig._parameters)
     sig._parameters = other_sig._parameters
     for args, kwargs in [((1, 2), {}), ((1,), {}), ((), {"p": 1}), ((1,), {"b": 2})]:
         for partial in (False, True):
@@ -482,8 +491,8 @@ def test_a_stale_handed_plan_is_never_used(pure_patched):
     def f(a, b):
         pass
 
-    inspect.signature(f)
-    inspect.signature(f)
+    for _ in range(BINDS):
+        inspect.signature(f)
     plan = core._handed[2]
     second = make_signature(["p", "q"])
     gone = weakref.ref(type("Gone", (), {})())
@@ -506,9 +515,20 @@ def test_layouts_stay_within_maxsize(pure_patched):
         namespace = {}
         exec(f"def f(a{i}, b=1, *, c{i % 3}=2): pass", namespace)
         f = namespace["f"]
-        for _ in range(4):
+        for _ in range(BINDS):
             ba = inspect.signature(f).bind(1, b=3)
             assert ba.arguments == {f"a{i}": 1, "b": 3}
         assert 0 < core.cache_info()["layouts"] <= 5
     core.set_maxsize(2)
     assert core.cache_info()["layouts"] <= 2
+
+
+def test_a_function_whose_signature_is_made_once_leaves_no_layout(pure_patched):
+    """Most code objects are met once (a signature made at a decoration):
+    only one in ``_LAYOUT_SAMPLE`` of those has its layout kept."""
+    core = pure_patched
+    for i in range(4 * core._LAYOUT_SAMPLE):
+        namespace = {}
+        exec(f"def f(a{i}, b=1): pass", namespace)
+        assert inspect.signature(namespace["f"]).bind(1).arguments == {f"a{i}": 1}
+    assert 0 < core.cache_info()["layouts"] <= 4

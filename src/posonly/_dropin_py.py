@@ -283,17 +283,18 @@ def _apply_defaults_generic(bound: Any) -> None:
 # A signature made afresh for each call (``inspect.signature(f).bind(...)``)
 # would never get an entry.  ``function_signature`` reads what a code object
 # says (its parameters' names, checked once to be identifiers and no
-# keywords, and their counts) once, into the code's *layout*, kept by
-# ``id(code)`` under a weak reference to the code (no callback: a layout
-# whose code is gone is replaced when its id is met again), at most
-# ``maxsize`` of them, all dropped when full.  A layout also keeps the plan
-# of its latest *pattern* (how many positional defaults, which keyword-only
-# parameters have one), made the second time that pattern is seen; the
-# signature made is *handed* it: ``_handed`` holds the mapping's id, a weak
-# reference that lives exactly while that id is the mapping's (as an
-# entry's) and the plan, and the signature's bind finds it there without a
-# lookup.  A layout holds names and counts, a plan names: no code object,
-# function, signature or default.
+# keywords, and their counts) once, into the code's *layout*.  One code in
+# ``_LAYOUT_SAMPLE`` met without a layout has its layout kept (a function
+# whose signature is made once pays a lookup for it), by ``id(code)`` under a
+# weak reference to the code (no callback: a layout whose code is gone is
+# replaced when its id is met again), at most ``maxsize`` of them, all
+# dropped when full.  A layout also keeps the plan of its latest *pattern*
+# (how many positional defaults, which keyword-only parameters have one),
+# made the second time that pattern is seen; the signature made is *handed*
+# it: ``_handed`` holds the mapping's id, a weak reference that lives exactly
+# while that id is the mapping's (as an entry's) and the plan, and the
+# signature's bind finds it there without a lookup.  A layout holds names and
+# counts, a plan names: no code object, function, signature or default.
 
 _FALLBACK = object()
 _MAX_PLANNED = 24  # more parameters than this bind generically
@@ -311,6 +312,10 @@ _SAMPLE = 8 if _sys.implementation.name == "cpython" else 64
 a weak reference with a callback costs more, and its JIT warms up over
 many more binds anyway)."""
 _tick = _SAMPLE
+_LAYOUT_SAMPLE = 4 * _SAMPLE
+"""One code object in this many of those met without a layout has its
+layout kept (most are met once: a signature made at a decoration)."""
+_layout_tick = _LAYOUT_SAMPLE
 _templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
 _MAX_TEMPLATES = 512
 _lock = _threading.Lock()
@@ -877,7 +882,7 @@ def function_signature(cls: type, func: Any) -> Any:
     code says is read once per code object (its layout, below); the
     signature made is handed its plan where its layout has one.
     """
-    global _handed
+    global _handed, _layout_tick
     if type(func) is not FUNCTION_TYPE:
         return None
     attributes = func.__dict__
@@ -893,12 +898,42 @@ def function_signature(cls: type, func: Any) -> Any:
         return None
     code = func.__code__
     layout = _layouts.get(id(code))
-    if layout is None or layout[_LAYOUT_CODE]() is not code:
-        layout = _layout_of(code)
-    names = layout[_LAYOUT_NAMES]
-    if names is None:
-        return None
-    pos_count = layout[_LAYOUT_POSITIONAL]
+    if layout is not None and layout[_LAYOUT_CODE]() is code:
+        names = layout[_LAYOUT_NAMES]
+        pos_count = layout[_LAYOUT_POSITIONAL]
+        posonly_count = layout[_LAYOUT_POSONLY]
+        keyword_only = layout[_LAYOUT_KEYWORD_ONLY]
+        var_positional = layout[_LAYOUT_VAR_POSITIONAL]
+        var_keyword = layout[_LAYOUT_VAR_KEYWORD]
+        planned = layout[_LAYOUT_PLAN]
+    else:
+        # Read here (a code met once costs little more than this), and kept
+        # as a layout for one code in _LAYOUT_SAMPLE.
+        pos_count = code.co_argcount
+        kwonly_count = code.co_kwonlyargcount
+        flags = code.co_flags
+        index = pos_count + kwonly_count
+        var_positional = var_keyword = -1
+        if flags & _CO_VARARGS:
+            var_positional = index
+            index += 1
+        if flags & _CO_VARKEYWORDS:
+            var_keyword = index
+            index += 1
+        names = code.co_varnames[:index]
+        for name in names:
+            if not name.isidentifier() or name in _KEYWORDS:
+                return None  # inspect's own Parameter() answers for it
+        posonly_count = code.co_posonlyargcount
+        keyword_only = names[pos_count : pos_count + kwonly_count]
+        planned = None
+        _layout_tick -= 1
+        if _layout_tick <= 0:
+            _layout_tick = _LAYOUT_SAMPLE
+            layout = _keep_layout(code, names, posonly_count, pos_count, keyword_only,
+                                  var_positional, var_keyword)
+            if layout is not None:
+                planned = layout[_LAYOUT_PLAN]
     defaults = func.__defaults__ or ()
     if len(defaults) > pos_count:
         return None
@@ -907,9 +942,7 @@ def function_signature(cls: type, func: Any) -> Any:
         annotations = func.__annotations__
     except Exception:  # noqa: BLE001 - inspect raises it, or answers otherwise
         return None
-    posonly_count = layout[_LAYOUT_POSONLY]
     first_default = pos_count - len(defaults)
-    planned = layout[_LAYOUT_PLAN]
     params = _PARAMETERS_DICT()
     # Each Parameter is made inline, its four slots set: a helper function
     # per parameter would be a fifth of this function's time.
@@ -926,9 +959,8 @@ def function_signature(cls: type, func: Any) -> Any:
             param._default = _empty
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-    index = layout[_LAYOUT_VAR_POSITIONAL]
-    if index >= 0:
-        name = names[index]
+    if var_positional >= 0:
+        name = names[var_positional]
         param = _new(_Parameter)
         param._name = name
         param._kind = _VAR_POSITIONAL
@@ -939,7 +971,7 @@ def function_signature(cls: type, func: Any) -> Any:
     # count of positional defaults, the pattern a plan is made for.
     pattern = len(defaults)
     bit = pos_count + 1
-    for name in layout[_LAYOUT_KEYWORD_ONLY]:
+    for name in keyword_only:
         param = _new(_Parameter)
         param._name = name
         param._kind = _KEYWORD_ONLY
@@ -952,9 +984,8 @@ def function_signature(cls: type, func: Any) -> Any:
         bit += bit
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-    index = layout[_LAYOUT_VAR_KEYWORD]
-    if index >= 0:
-        name = names[index]
+    if var_keyword >= 0:
+        name = names[var_keyword]
         param = _new(_Parameter)
         param._name = name
         param._kind = _VAR_KEYWORD
@@ -978,41 +1009,19 @@ def function_signature(cls: type, func: Any) -> Any:
     return sig
 
 
-def _no_code() -> None:
-    """The code reference of a layout that is not kept."""
-    return None
-
-
-def _layout_of(code: Any) -> List[Any]:
-    """The layout of ``code``, kept when the cache has room for it."""
-    pos_count = code.co_argcount
-    kwonly_count = code.co_kwonlyargcount
-    flags = code.co_flags
-    index = pos_count + kwonly_count
-    var_positional = var_keyword = -1
-    if flags & _CO_VARARGS:
-        var_positional = index
-        index += 1
-    if flags & _CO_VARKEYWORDS:
-        var_keyword = index
-        index += 1
-    names: Any = code.co_varnames[:index]
-    for name in names:
-        if not name.isidentifier() or name in _KEYWORDS:
-            names = None  # inspect's own Parameter() answers for it
-            break
-    keyword_only = () if names is None else names[pos_count : pos_count + kwonly_count]
-    layout = [_no_code, names, code.co_posonlyargcount, pos_count, keyword_only,
-              var_positional, var_keyword, None]
-    if _maxsize and names is not None:
-        try:
-            layout[_LAYOUT_CODE] = _weakref.ref(code)
-        except TypeError:
-            return layout  # takes no weak reference: read each time
-        if _HANDING:
-            layout[_LAYOUT_PLAN] = (-1, None)
-        with _lock:
-            if len(_layouts) >= _maxsize:
-                _layouts.clear()
-            _layouts[id(code)] = layout
+def _keep_layout(code: Any, *fields: Any) -> Any:
+    """Keep the layout of ``code`` (its fields as ``function_signature``
+    read them) where the code takes a weak reference and the cache may
+    keep it: the layout kept, or None."""
+    if not _maxsize or not _HANDING:
+        return None
+    try:
+        ref = _weakref.ref(code)
+    except TypeError:
+        return None  # takes no weak reference: read each time
+    layout = [ref, *fields, (-1, None)]
+    with _lock:
+        if len(_layouts) >= _maxsize:
+            _layouts.clear()
+        _layouts[id(code)] = layout
     return layout
