@@ -28,9 +28,11 @@ INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
 INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
 
 P = inspect.Parameter
-BINDS = 2 * _dropin_py._SAMPLE + 8
-"""Binds of one signature that surely give it a plan (one cold bind in
-``_SAMPLE`` is noted; the next two make the entry and the plan)."""
+BINDS = 2 * _dropin_py._LAYOUT_SAMPLE + 8
+"""Binds of one signature (or signatures of one function made per bind)
+that surely give it a plan: one cold bind in ``_SAMPLE`` is noted, the next
+two make the entry and the plan; one code in ``_LAYOUT_SAMPLE`` met without
+a layout gets one, the next signatures set its pattern and make the plan."""
 
 
 @pytest.fixture
@@ -249,8 +251,15 @@ def test_set_maxsize_zero_keeps_nothing(pure_patched):
             ba = sig.bind(1, b=2)
             ba.apply_defaults()
             assert ba.args == (1, 2)
-    assert core.cache_info() == {"entries": 0, "plans": 0, "notes": 0, "maxsize": 0}
-    assert core._entries == {} and core._ring == []
+    def f(a, b):
+        pass
+
+    for _ in range(BINDS):
+        assert inspect.signature(f).bind(1, b=2).args == (1, 2)
+    assert core.cache_info() == {"entries": 0, "plans": 0, "notes": 0, "layouts": 0,
+                                 "maxsize": 0}
+    assert core._entries == {} and core._ring == [] and core._layouts == {}
+    assert core._handed is None
 
 
 def test_set_maxsize_bounds_and_drops(pure_patched):
@@ -289,3 +298,241 @@ def test_patch_inspect_maxsize_bounds_the_pure_plans(pure_patched):
         for _ in range(BINDS):
             assert sig.bind(1, 2).args == (1, 2)
     assert 0 < core.cache_info()["entries"] <= 3
+
+
+# -- signatures made per call: layouts and handed plans ---------------------
+
+
+def plain_signature(obj):
+    """``inspect.signature(obj)`` as plain inspect answers it (the patch is
+    lifted for the call and put back)."""
+    posonly.unpatch_inspect()
+    try:
+        return inspect.signature(obj)
+    except (TypeError, ValueError) as error:
+        return (type(error), str(error))
+    finally:
+        posonly.patch_inspect()
+
+
+def patched_signature(obj):
+    try:
+        return inspect.signature(obj)
+    except (TypeError, ValueError) as error:
+        return (type(error), str(error))
+
+
+CALLS = [((1, 2, 3), {"e": 5}), ((1, 2), {"c": 3, "e": 5, "z": 6}), ((1,), {}),
+         ((1, 2, 3, 4, 5), {}), ((1, 2), {"a": 0, "e": 5}), ((), {"a": 1, "b": 2}),
+         ((1, 2, 3), {}), ((1, 2, 3, 4), {"e": 5, "g": 6})]
+
+
+def assert_binds_as_inspect(f, calls=CALLS):
+    """Signatures of ``f`` made per call, patched, bind every call (and
+    ``bind_partial`` it) as plain inspect's signature of ``f`` does."""
+    plain = plain_signature(f)
+    for _ in range(3):
+        sig = patched_signature(f)
+        assert sig == plain
+        if not isinstance(plain, inspect.Signature):
+            continue
+        assert str(sig) == str(plain)
+        for args, kwargs in calls:
+            for partial in (False, True):
+                sig = inspect.signature(f)
+                assert patched_outcome(sig, args, dict(kwargs), partial) == expected(
+                    plain, args, dict(kwargs), partial), (args, kwargs, partial)
+
+
+def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch):
+    """A function whose signature is made again and again gets a layout,
+    and its signatures are handed their plan, which binds them without the
+    generic code, as inspect does."""
+    core = pure_patched
+
+    def f(a, b, /, c, d=4, *, e, g=7, **kw):
+        pass
+
+    for _ in range(BINDS):
+        sig = inspect.signature(f)
+    handed = core._handed
+    assert handed is not None and handed[0] == id(sig._parameters)
+    assert core.cache_info()["layouts"] == 1
+
+    def generic(*args):
+        raise AssertionError("bound the generic way")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(core, "_bind_generic", generic)
+        for _ in range(3):
+            ba = inspect.signature(f).bind(1, 2, 3, e=5)
+            assert ba.arguments == {"a": 1, "b": 2, "c": 3, "e": 5}
+            assert inspect.signature(f).bind_partial(1, z=0).arguments == {"a": 1, "kw": {"z": 0}}
+    assert_binds_as_inspect(f)
+
+
+def other(x, y=1, *args, z, **kw):
+    pass
+
+
+def test_a_handed_plan_does_not_outlive_what_it_was_made_for(pure_patched):
+    """A function whose code, defaults, keyword-only defaults, annotations,
+    ``__signature__`` or ``__wrapped__`` change: its signatures made per
+    call, before and after each change, are plain inspect's and bind as
+    its do."""
+
+    def f(a, b, /, c, d=4, *, e, g=7):
+        pass
+
+    for _ in range(BINDS):
+        inspect.signature(f)
+    assert pure_patched._handed is not None  # its signatures are handed plans
+    code = f.__code__
+    changes = [
+        ("__defaults__", (1, 2)),
+        ("__defaults__", None),
+        ("__defaults__", (inspect.Parameter.empty,)),  # a default that is no default
+        ("__defaults__", (4,)),
+        ("__kwdefaults__", None),
+        ("__kwdefaults__", {"e": 0}),
+        ("__kwdefaults__", {"e": inspect.Parameter.empty, "g": 1}),
+        ("__kwdefaults__", {"g": 7}),
+        ("__annotations__", {"a": int, "e": str, "return": bytes}),
+        ("__annotations__", {}),
+        ("__code__", other.__code__),
+        ("__defaults__", None),
+        ("__code__", code),
+        ("__defaults__", (4,)),
+        ("__signature__", inspect.signature(other)),
+        ("__signature__", None),
+        ("__wrapped__", other),
+    ]
+    assert_binds_as_inspect(f)
+    for name, value in changes:
+        setattr(f, name, value)
+        assert_binds_as_inspect(f)
+    del f.__wrapped__, f.__signature__
+    assert_binds_as_inspect(f)
+
+
+def test_names_that_are_not_identifiers_are_inspects_to_refuse(pure_patched):
+    def f(a, b):
+        pass
+
+    assert_binds_as_inspect(f)
+    for names in [("a", "b c"), ("a", "lambda"), ("a", "b")]:
+        f.__code__ = f.__code__.replace(co_varnames=names)
+        for _ in range(3):
+            assert patched_signature(f) == plain_signature(f)
+        assert_binds_as_inspect(f, [((1, 2), {}), ((1,), {"b": 2}), ((1,), {})])
+
+
+def test_a_default_is_freed_with_its_function_made_per_call(pure_patched):
+    """Signatures made per call, handed their plans: the default, the
+    function and its code are freed with the function all the same."""
+    core = pure_patched
+
+    class Big:
+        payload = None
+
+    def make():
+        big = Big()
+        big.payload = bytearray(10**6)
+        namespace = {"big": big}
+        exec("def f(a, b=big, *args, c=big, **kw): pass", namespace)
+        return namespace["f"], weakref.ref(big)
+
+    def run():
+        # In a frame of its own, gone before the check; few binds, and its
+        # layout kept at once: a loop that PyPy's JIT compiles may keep the
+        # defaults it saw as constants (plain inspect's as well).
+        f, big = make()
+        core._layout_tick = 1
+        for _ in range(4):
+            ba = inspect.signature(f).bind(1, c=2)
+            ba.apply_defaults()
+        assert ba.arguments["b"] is big()
+        return weakref.ref(f.__code__), big
+
+    code, big = run()
+    assert core._handed is not None and core.cache_info()["layouts"] == 1
+    gc.collect()
+    gc.collect()
+    assert big() is None
+    assert code() is None
+    assert core._handed[1]() is None
+
+
+def test_a_replaced_parameters_mapping_binds_as_inspect(pure_patched):
+    """A signature handed its plan whose mapping is then replaced binds by
+    the mapping it has."""
+
+    def f(a, b):
+        pass
+
+    def g(p, q=1):
+        pass
+
+    for _ in range(BINDS):
+        sig = inspect.signature(f)
+    assert pure_patched._handed[0] == id(sig._parameters)
+    other_sig = inspect.signature(g)
+    sig = inspect.signature(f)
+    assert pure_patched._handed[0] == id(sig._parameters)
+    sig._parameters = other_sig._parameters
+    for args, kwargs in [((1, 2), {}), ((1,), {}), ((), {"p": 1}), ((1,), {"b": 2})]:
+        for partial in (False, True):
+            assert patched_outcome(sig, args, dict(kwargs), partial) == expected(
+                sig, args, dict(kwargs), partial)
+
+
+def test_a_stale_handed_plan_is_never_used(pure_patched):
+    """A handed plan whose mapping is gone, left under an id (as if the
+    allocator had given it again), is not used for the signature that has
+    that id now."""
+    core = pure_patched
+
+    def f(a, b):
+        pass
+
+    for _ in range(BINDS):
+        inspect.signature(f)
+    plan = core._handed[2]
+    second = make_signature(["p", "q"])
+    gone = weakref.ref(type("Gone", (), {})())
+    gc.collect()
+    assert gone() is None
+    core._handed = (id(second._parameters), gone, plan)
+    for partial in (False, True):
+        ba = second.bind_partial(1, q=2) if partial else second.bind(1, q=2)
+        assert list(ba.arguments) == ["p", "q"]
+    assert patched_outcome(second, (1,), {"b": 2}) == expected(second, (1,), {"b": 2})
+
+
+def test_layouts_stay_within_maxsize(pure_patched):
+    """More functions than ``maxsize``, each's signature made per call: no
+    more layouts than that, and every answer right."""
+    core = pure_patched
+    posonly.unpatch_inspect()
+    posonly.patch_inspect(maxsize=5)
+    for i in range(40):
+        namespace = {}
+        exec(f"def f(a{i}, b=1, *, c{i % 3}=2): pass", namespace)
+        f = namespace["f"]
+        for _ in range(BINDS):
+            ba = inspect.signature(f).bind(1, b=3)
+            assert ba.arguments == {f"a{i}": 1, "b": 3}
+        assert 0 < core.cache_info()["layouts"] <= 5
+    core.set_maxsize(2)
+    assert core.cache_info()["layouts"] <= 2
+
+
+def test_a_function_whose_signature_is_made_once_leaves_no_layout(pure_patched):
+    """Most code objects are met once (a signature made at a decoration):
+    only one in ``_LAYOUT_SAMPLE`` of those has its layout kept."""
+    core = pure_patched
+    for i in range(4 * core._LAYOUT_SAMPLE):
+        namespace = {}
+        exec(f"def f(a{i}, b=1): pass", namespace)
+        assert inspect.signature(namespace["f"]).bind(1).arguments == {f"a{i}": 1}
+    assert 0 < core.cache_info()["layouts"] <= 4

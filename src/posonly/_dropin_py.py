@@ -279,6 +279,22 @@ def _apply_defaults_generic(bound: Any) -> None:
 # its entry, and the one after that its plan.  Entries are evicted by the
 # clock (second chance): at most ``maxsize`` of them, and at most as many
 # notes.
+#
+# A signature made afresh for each call (``inspect.signature(f).bind(...)``)
+# would never get an entry.  ``function_signature`` reads what a code object
+# says (its parameters' names, checked once to be identifiers and no
+# keywords, and their counts) once, into the code's *layout*.  One code in
+# ``_LAYOUT_SAMPLE`` met without a layout has its layout kept (a function
+# whose signature is made once pays a lookup for it), by ``id(code)`` under a
+# weak reference to the code (no callback: a layout whose code is gone is
+# replaced when its id is met again), at most ``maxsize`` of them, all
+# dropped when full.  A layout also keeps the plan of its latest *pattern*
+# (how many positional defaults, which keyword-only parameters have one),
+# made the second time that pattern is seen; the signature made is *handed*
+# it: ``_handed`` holds the mapping's id, a weak reference that lives exactly
+# while that id is the mapping's (as an entry's) and the plan, and the
+# signature's bind finds it there without a lookup.  A layout holds names and
+# counts, a plan names: no code object, function, signature or default.
 
 _FALLBACK = object()
 _MAX_PLANNED = 24  # more parameters than this bind generically
@@ -296,11 +312,24 @@ _SAMPLE = 8 if _sys.implementation.name == "cpython" else 64
 a weak reference with a callback costs more, and its JIT warms up over
 many more binds anyway)."""
 _tick = _SAMPLE
+_LAYOUT_SAMPLE = 4 * _SAMPLE
+"""One code object in this many of those met without a layout has its
+layout kept (most are met once: a signature made at a decoration)."""
+_layout_tick = _LAYOUT_SAMPLE
 _templates: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
 _MAX_TEMPLATES = 512
 _lock = _threading.Lock()
 
+_layouts: Dict[int, List[Any]] = {}
+"""id(code) -> its layout: what ``function_signature`` reads from a code
+object, read once (see "layouts" below)."""
+_handed: Any = None
+"""(id(sig._parameters), weak reference, plan) of the signature made last
+by ``function_signature`` with a plan, or None."""
+
 _ENTRY_REF, _ENTRY_PLAN, _ENTRY_USED, _ENTRY_SLOT = range(4)
+(_LAYOUT_CODE, _LAYOUT_NAMES, _LAYOUT_POSONLY, _LAYOUT_POSITIONAL, _LAYOUT_KEYWORD_ONLY,
+ _LAYOUT_VAR_POSITIONAL, _LAYOUT_VAR_KEYWORD, _LAYOUT_PLAN) = range(8)
 _KIND_INDEX = {kind: i for i, kind in enumerate(DIALECT.kinds)}
 _PO, _PK, _VP, _KO, _VK = range(5)
 
@@ -326,6 +355,20 @@ try:
     del _probe
 except Exception:  # noqa: BLE001 - then by the signature
     _BY_MAPPING = False
+
+
+def _signatures_take_weak_references() -> bool:
+    try:
+        _weakref.ref(_new(DIALECT.Signature))
+    except TypeError:
+        return False
+    return True
+
+
+_HANDING = _BY_MAPPING or _signatures_take_weak_references()
+"""Whether ``function_signature`` can hand a signature its plan: it needs a
+weak reference to the signature's mapping (or, elsewhere, to the
+signature)."""
 
 
 class _Ref(_weakref.ref):
@@ -363,8 +406,9 @@ def _owner(sig: Any, proxy: Any) -> Any:
 
 def set_maxsize(maxsize: int) -> None:
     """Keep plans for at most ``maxsize`` signatures (0: none, and nothing
-    noted); the entries beyond are dropped now."""
-    global _maxsize
+    noted) and layouts for at most ``maxsize`` code objects; the entries
+    beyond are dropped now."""
+    global _maxsize, _handed
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
         raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
     if maxsize < 0:
@@ -375,28 +419,35 @@ def set_maxsize(maxsize: int) -> None:
             _clear()
         else:
             _sweep_notes()
+        if len(_layouts) > maxsize:
+            _layouts.clear()
+        if not maxsize:
+            _handed = None
 
 
 def cache_info() -> Dict[str, int]:
-    """What the cache holds now: entries, plans among them, notes, maxsize."""
+    """What the cache holds now: entries, plans among them, notes, layouts
+    of code objects, maxsize."""
     values = list(_entries.values())
     entries = [e for e in values if e[_ENTRY_SLOT] >= 0]
     return {"entries": len(entries), "plans": sum(1 for e in entries if e[_ENTRY_PLAN]),
-            "notes": len(values) - len(entries), "maxsize": _maxsize}
+            "notes": len(values) - len(entries), "layouts": len(_layouts), "maxsize": _maxsize}
 
 
 def clear_cache() -> None:
-    """Drop every entry, plan and note."""
+    """Drop every entry, plan, note and layout."""
     with _lock:
         _clear()
 
 
 def _clear() -> None:
-    global _hand, _notes
+    global _hand, _notes, _handed
     _entries.clear()
     _ring.clear()
     _hand = 0
     _notes = 0
+    _layouts.clear()
+    _handed = None
 
 
 def _sweep_notes() -> None:
@@ -732,27 +783,40 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
         return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
     proxy = sig._parameters
     key = id(proxy)
-    entry = _entries.get(key)
-    if entry is None:
-        _tick -= 1
-        if _tick <= 0:
-            _note(sig, proxy, key)
-    else:
-        plan = entry[_ENTRY_PLAN]
-        if plan and entry[_ENTRY_REF]() is not None:
-            entry[_ENTRY_USED] = True
-            arguments = plan[partial](args, kwargs)
-            if type(arguments) is dict:
-                if cls._bound_arguments_cls is _BoundArguments:
-                    bound: Any = _new(_BoundArguments)
-                    bound.arguments = arguments
-                    bound._signature = sig
-                    return bound
-                return cls._bound_arguments_cls(sig, arguments)
-            if arguments is not _FALLBACK:
-                return arguments  # inspect's TypeError
-        elif plan is not False:
-            _advance(sig, proxy, key, entry)
+    handed = _handed
+    plan = None
+    if handed is not None and handed[0] == key:
+        # The signature made last by function_signature, handed its plan:
+        # the weak reference is to what lives exactly while the id is its
+        # mapping's (see _owner).
+        target = handed[1]()
+        if target is sig or (_BY_MAPPING and target is not None):
+            plan = handed[2]
+    if plan is None:
+        entry = _entries.get(key)
+        if entry is None:
+            _tick -= 1
+            if _tick <= 0:
+                _note(sig, proxy, key)
+        else:
+            plan = entry[_ENTRY_PLAN]
+            if plan and entry[_ENTRY_REF]() is not None:
+                entry[_ENTRY_USED] = True
+            else:
+                if plan is not False:
+                    _advance(sig, proxy, key, entry)
+                plan = None
+    if plan:
+        arguments = plan[partial](args, kwargs)
+        if type(arguments) is dict:
+            if cls._bound_arguments_cls is _BoundArguments:
+                bound: Any = _new(_BoundArguments)
+                bound.arguments = arguments
+                bound._signature = sig
+                return bound
+            return cls._bound_arguments_cls(sig, arguments)
+        if arguments is not _FALLBACK:
+            return arguments  # inspect's TypeError
     return _bind_generic(sig, args, kwargs, partial)
 
 
@@ -814,9 +878,16 @@ def function_signature(cls: type, func: Any) -> Any:
 
     The parameters are made as ``inspect._signature_from_function`` makes
     them, without ``Parameter()``'s checks: a code object's names are
-    identifiers, and the few that are not are left to inspect.
+    identifiers, and the few that are not are left to inspect.  What the
+    code says is read once per code object (its layout, below); the
+    signature made is handed its plan where its layout has one.
     """
-    if type(func) is not FUNCTION_TYPE or not SIGNATURE_ATTRIBUTES.isdisjoint(func.__dict__):
+    global _handed, _layout_tick
+    if type(func) is not FUNCTION_TYPE:
+        return None
+    attributes = func.__dict__
+    if (attributes or type(attributes) is not dict) and not SIGNATURE_ATTRIBUTES.isdisjoint(
+            attributes):
         return None
     for name in FUNCTION_TYPE_SIGNATURE_ATTRIBUTES:
         if getattr(func, name, None):
@@ -826,14 +897,43 @@ def function_signature(cls: type, func: Any) -> Any:
     if cls._parameter_cls is not _Parameter:  # type: ignore[attr-defined]
         return None
     code = func.__code__
-    pos_count = code.co_argcount
-    kwonly_count = code.co_kwonlyargcount
-    flags = code.co_flags
-    total = pos_count + kwonly_count + bool(flags & _CO_VARARGS) + bool(flags & _CO_VARKEYWORDS)
-    names = code.co_varnames[:total]
-    for name in names:
-        if not name.isidentifier() or name in _KEYWORDS:
-            return None
+    layout = _layouts.get(id(code))
+    if layout is not None and layout[_LAYOUT_CODE]() is code:
+        names = layout[_LAYOUT_NAMES]
+        pos_count = layout[_LAYOUT_POSITIONAL]
+        posonly_count = layout[_LAYOUT_POSONLY]
+        keyword_only = layout[_LAYOUT_KEYWORD_ONLY]
+        var_positional = layout[_LAYOUT_VAR_POSITIONAL]
+        var_keyword = layout[_LAYOUT_VAR_KEYWORD]
+        planned = layout[_LAYOUT_PLAN]
+    else:
+        # Read here (a code met once costs little more than this), and kept
+        # as a layout for one code in _LAYOUT_SAMPLE.
+        pos_count = code.co_argcount
+        kwonly_count = code.co_kwonlyargcount
+        flags = code.co_flags
+        index = pos_count + kwonly_count
+        var_positional = var_keyword = -1
+        if flags & _CO_VARARGS:
+            var_positional = index
+            index += 1
+        if flags & _CO_VARKEYWORDS:
+            var_keyword = index
+            index += 1
+        names = code.co_varnames[:index]
+        for name in names:
+            if not name.isidentifier() or name in _KEYWORDS:
+                return None  # inspect's own Parameter() answers for it
+        posonly_count = code.co_posonlyargcount
+        keyword_only = names[pos_count : pos_count + kwonly_count]
+        planned = None
+        _layout_tick -= 1
+        if _layout_tick <= 0:
+            _layout_tick = _LAYOUT_SAMPLE
+            layout = _keep_layout(code, names, posonly_count, pos_count, keyword_only,
+                                  var_positional, var_keyword)
+            if layout is not None:
+                planned = layout[_LAYOUT_PLAN]
     defaults = func.__defaults__ or ()
     if len(defaults) > pos_count:
         return None
@@ -842,7 +942,6 @@ def function_signature(cls: type, func: Any) -> Any:
         annotations = func.__annotations__
     except Exception:  # noqa: BLE001 - inspect raises it, or answers otherwise
         return None
-    posonly_count = code.co_posonlyargcount
     first_default = pos_count - len(defaults)
     params = _PARAMETERS_DICT()
     # Each Parameter is made inline, its four slots set: a helper function
@@ -852,28 +951,41 @@ def function_signature(cls: type, func: Any) -> Any:
         param = _new(_Parameter)
         param._name = name
         param._kind = _POSITIONAL_ONLY if i < posonly_count else _POSITIONAL_OR_KEYWORD
-        param._default = defaults[i - first_default] if i >= first_default else _empty
+        if i >= first_default:
+            default = param._default = defaults[i - first_default]
+            if default is _empty:
+                planned = None  # a default that is no default: no plan
+        else:
+            param._default = _empty
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-    index = pos_count + kwonly_count
-    if flags & _CO_VARARGS:
-        name = names[index]
+    if var_positional >= 0:
+        name = names[var_positional]
         param = _new(_Parameter)
         param._name = name
         param._kind = _VAR_POSITIONAL
         param._default = _empty
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-        index += 1
-    for name in names[pos_count : pos_count + kwonly_count]:
+    # Which keyword-only parameters have defaults, one bit each: with the
+    # count of positional defaults, the pattern a plan is made for.
+    pattern = len(defaults)
+    bit = pos_count + 1
+    for name in keyword_only:
         param = _new(_Parameter)
         param._name = name
         param._kind = _KEYWORD_ONLY
-        param._default = _empty if kwdefaults is None else kwdefaults.get(name, _empty)
+        if kwdefaults is None:
+            param._default = _empty
+        else:
+            default = param._default = kwdefaults.get(name, _empty)
+            if default is not _empty:
+                pattern += bit
+        bit += bit
         param._annotation = annotations.get(name, _empty)
         params[name] = param
-    if flags & _CO_VARKEYWORDS:
-        name = names[index]
+    if var_keyword >= 0:
+        name = names[var_keyword]
         param = _new(_Parameter)
         param._name = name
         param._kind = _VAR_KEYWORD
@@ -881,6 +993,35 @@ def function_signature(cls: type, func: Any) -> Any:
         param._annotation = annotations.get(name, _empty)
         params[name] = param
     sig: Any = _new(cls)
-    sig._parameters = _MappingProxy(params)
+    proxy = sig._parameters = _MappingProxy(params)
     sig._return_annotation = annotations.get("return", _empty)
+    if planned is not None:
+        if planned[0] == pattern:
+            plan = planned[1]
+            if plan is None:
+                # The second signature of this pattern: its plan is made.
+                plan = _plan_for(proxy) if len(params) <= _MAX_PLANNED else False
+                layout[_LAYOUT_PLAN] = (pattern, plan)
+            if plan:
+                _handed = (id(proxy), _weakref.ref(params if _BY_MAPPING else sig), plan)
+        else:
+            layout[_LAYOUT_PLAN] = (pattern, None)
     return sig
+
+
+def _keep_layout(code: Any, *fields: Any) -> Any:
+    """Keep the layout of ``code`` (its fields as ``function_signature``
+    read them) where the code takes a weak reference and the cache may
+    keep it: the layout kept, or None."""
+    if not _maxsize or not _HANDING:
+        return None
+    try:
+        ref = _weakref.ref(code)
+    except TypeError:
+        return None  # takes no weak reference: read each time
+    layout = [ref, *fields, (-1, None)]
+    with _lock:
+        if len(_layouts) >= _maxsize:
+            _layouts.clear()
+        _layouts[id(code)] = layout
+    return layout

@@ -17,9 +17,11 @@ introspection (``inspect.signature``, ``mock.create_autospec``, ``help``)
 sees them as it sees inspect's.  The compiled core caches nothing; the pure
 core keeps, for at most ``maxsize`` signatures, a plan of names made from
 per-shape code (see ``_dropin_py``), dropped with the signature's parameter
-mapping.  Either way a signature made afresh for every call costs what making
-and binding it costs, and no signature, function or default value outlives
-its last user because it was bound.
+mapping, and for at most ``maxsize`` code objects their parameters' names,
+with which a signature made afresh for every call is handed its plan.
+Either way a signature made afresh for every call costs what making and
+binding it costs, and no signature, function or default value outlives its
+last user because it was bound.
 """
 
 from __future__ import annotations
@@ -190,7 +192,8 @@ def patch_inspect(maxsize: int = 4096) -> None:
     before the patch keeps inspect's, which calls the patched
     ``from_callable``).
     Patching again changes nothing.  ``maxsize`` bounds how many signatures
-    the pure core keeps plans for (0: none); the compiled core keeps no
+    the pure core keeps plans for, and how many code objects it keeps the
+    parameters' names of (0: none); the compiled core keeps no
     per-signature state, and checks ``maxsize`` only.
     """
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
