@@ -127,20 +127,23 @@ def test_the_cache_stays_within_maxsize(pure_patched):
     del kept
 
 
+class Big:
+    payload = None
+
+
+def make_function_with_big_default():
+    """A function whose defaults hold a megabyte, and a weak reference to it."""
+    big = Big()
+    big.payload = bytearray(10**6)
+    namespace = {"big": big}
+    exec("def f(a, b=big, *args, c=big, **kw): pass", namespace)
+    return namespace["f"], weakref.ref(big)
+
+
 def test_a_large_default_is_freed_with_its_function(pure_patched):
     core = pure_patched
 
-    class Big:
-        payload = None
-
-    def make():
-        big = Big()
-        big.payload = bytearray(10**6)
-        namespace = {"big": big}
-        exec("def f(a, b=big, *args, c=big, **kw): pass", namespace)
-        return namespace["f"], weakref.ref(big)
-
-    f, big = make()
+    f, big = make_function_with_big_default()
     sig = inspect.signature(f)
     for _ in range(BINDS):
         ba = sig.bind(1, c=2)
@@ -432,21 +435,11 @@ def test_a_default_is_freed_with_its_function_made_per_call(pure_patched):
     function and its code are freed with the function all the same."""
     core = pure_patched
 
-    class Big:
-        payload = None
-
-    def make():
-        big = Big()
-        big.payload = bytearray(10**6)
-        namespace = {"big": big}
-        exec("def f(a, b=big, *args, c=big, **kw): pass", namespace)
-        return namespace["f"], weakref.ref(big)
-
     def run():
         # In a frame of its own, gone before the check; few binds, and its
         # layout kept at once: a loop that PyPy's JIT compiles may keep the
         # defaults it saw as constants (plain inspect's as well).
-        f, big = make()
+        f, big = make_function_with_big_default()
         core._layout_tick = 1
         for _ in range(4):
             ba = inspect.signature(f).bind(1, c=2)
