@@ -8,7 +8,11 @@ signature and a kind of failure; its members, timed side by side in one run:
   with the patch on;
 - ``patched failure``: ``sig.bind(...)`` of a call it refuses (the
   ``TypeError`` caught), with the patch on;
-- ``inspect failure``: the same refused call with plain ``inspect``.
+- ``inspect failure``: the same refused call with plain ``inspect``;
+- ``function success`` and ``function failure``: the two calls made to the
+  function itself, the interpreter's own binding: what raising and catching
+  a call's ``TypeError`` costs at the floor.  A patched failure's extra time
+  over its success compares with the function's.
 
 The implementation is the one this process uses (``POSONLY_PURE_PYTHON=1``
 for the pure twin).  Each round performs ``extra_info["ops_per_round"]``
@@ -53,20 +57,26 @@ SIGNATURES: Dict[str, Tuple[str, Call, Dict[str, Call]]] = {
 }
 
 
+MEMBERS = (
+    "patched success", "patched failure", "inspect failure", "function success", "function failure",
+)
+
+
 def _cases():
     for name, (_, _, failures) in SIGNATURES.items():
         for failure in failures:
-            for member in ("patched success", "patched failure", "inspect failure"):
+            for member in MEMBERS:
                 yield pytest.param(name, failure, member, id=f"{name}: {failure}: {member}")
 
 
-def _loop(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
-    """``LOOPS`` binds of one call, each in the same ``try``, caught or not."""
+def _loop(target: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """``LOOPS`` calls of ``target`` (a signature's ``bind`` or the function
+    itself), each in the same ``try``, caught or not."""
 
     def run() -> None:
         for _ in range(LOOPS):
             try:
-                sig.bind(*args, **kwargs)
+                target(*args, **kwargs)
             except TypeError:
                 pass
 
@@ -80,21 +90,22 @@ def test_failed_bind(benchmark, signature, failure, member):
     source, success, failures = SIGNATURES[signature]
     namespace: Dict[str, Any] = {}
     exec(source, namespace)
-    args, kwargs = success if member == "patched success" else failures[failure]
+    args, kwargs = success if member.endswith("success") else failures[failure]
     patch = member.startswith("patched")
     if patch:
         posonly.patch_inspect()
     try:
-        sig = inspect.signature(namespace["f"])
+        function = namespace["f"]
+        target = function if member.startswith("function") else inspect.signature(function).bind
         try:
-            sig.bind(*args, **kwargs)
+            target(*args, **kwargs)
             refused = False
         except TypeError:
             refused = True
         assert refused is member.endswith("failure"), (signature, failure, member)
         benchmark.group = f"failed bind: {signature}: {failure}"
         benchmark.extra_info["ops_per_round"] = LOOPS
-        benchmark.pedantic(_loop(sig, args, kwargs), rounds=ROUNDS, warmup_rounds=1)
+        benchmark.pedantic(_loop(target, args, kwargs), rounds=ROUNDS, warmup_rounds=1)
     finally:
         if patch:
             posonly.unpatch_inspect()
