@@ -166,3 +166,42 @@ def test_an_existing_output_file_is_left_alone_until_written(tmp_path):
     result = bench("--json", str(out), "-k", "no such row anywhere", check=False)
     assert result.returncode == 2
     assert out.read_text() == "old"
+
+
+def test_plain_cells_run_inspects_own_code_beside_the_patch():
+    """A table with patched cells is measured with the patch on; its plain
+    cells bind through subclasses that keep inspect's own methods, with the
+    answers of unpatched inspect."""
+    import inspect
+
+    from posonly.bench import _targets
+
+    def f(a, b=2, /, *args, c, **kw):
+        pass
+
+    plain_before = inspect.signature(f).bind(1, 3, c=4, x=5)
+    plain_before.apply_defaults()
+    own = {name: inspect.BoundArguments.__dict__[name] for name in ("args", "kwargs", "apply_defaults")}
+    own_bind = inspect.Signature.__dict__["bind"]
+    with _targets.patched():
+        assert _targets.is_patched()
+        _targets.require_patch()
+        assert inspect.Signature.__dict__["bind"] is not own_bind
+        sig = _targets.plain_inspect.signature(f)
+        assert type(sig) is _targets.PlainSignature
+        ba = sig.bind(1, 3, c=4, x=5)
+        assert type(ba) is _targets.PlainBoundArguments
+        for name, original in own.items():
+            assert getattr(type(ba), name) is getattr(original, "__func__", original)
+        assert type(sig).bind is own_bind
+        ba.apply_defaults()
+        assert (ba.arguments, ba.args, ba.kwargs) == (
+            plain_before.arguments, plain_before.args, plain_before.kwargs)
+        with pytest.raises(TypeError) as refused:
+            sig.bind(1)
+        with pytest.raises(TypeError) as refused_before:
+            _targets._inspect_own(inspect.Signature, "bind")(inspect.signature(f), 1)
+        assert str(refused.value) == str(refused_before.value)
+    assert not _targets.is_patched()
+    with pytest.raises(RuntimeError, match="without patch_inspect"):
+        _targets.require_patch()

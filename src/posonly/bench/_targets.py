@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import types
 from typing import Any, Iterator, Optional
 
 import posonly
@@ -43,20 +44,69 @@ def patched() -> Iterator[None]:
         posonly.unpatch_inspect()
 
 
-class Patch:
-    """Setup/teardown hooks for a cell timed with the patch applied: the
-    patch is on only while that cell's sample is taken."""
+def require_patch(n: int = 0) -> None:
+    """A patched cell's setup: the table is measured with the patch on."""
+    if not is_patched():
+        raise RuntimeError("a patched cell sampled without patch_inspect() in place")
 
-    def __init__(self, prepare: Any = None) -> None:
-        self.prepare = prepare
-        self.original = inspect.Signature.bind
 
-    def setup(self, n: int) -> None:
-        posonly.patch_inspect()
-        if self.prepare is not None:
-            self.prepare()
+def is_patched() -> bool:
+    return inspect.BoundArguments.__dict__["args"] is not _inspect_own(inspect.BoundArguments, "args")
 
-    def teardown(self) -> None:
-        posonly.unpatch_inspect()
-        if inspect.Signature.bind is not self.original:
-            raise RuntimeError("unpatch_inspect() left inspect.Signature.bind patched")
+
+# -- plain inspect, beside the patch ---------------------------------------------
+#
+# A table with patched cells is measured with the patch in place from its
+# first sample to its last: switching it on and off around every sample would
+# throw away what PyPy's JIT compiled for either (each switch writes to the
+# classes it traces through), and would make a patched cell's signature anew
+# each time, timing its first binds rather than the steady state.  The plain
+# cells then bind through subclasses of inspect's classes whose methods are
+# inspect's own functions, and make signatures with a copy of
+# ``inspect.signature`` that makes those: inspect's code, run as it runs
+# unpatched.
+
+
+def _inspect_own(owner: type, name: str) -> Any:
+    """inspect's own ``owner.name``, as before any patch."""
+    from posonly import _inspect
+
+    for patched_owner, patched_name, original, _ in _inspect._installed:
+        if patched_owner is owner and patched_name == name:
+            return original
+    return owner.__dict__[name]
+
+
+class PlainBoundArguments(inspect.BoundArguments):
+    """``inspect.BoundArguments`` with inspect's own ``args``, ``kwargs`` and
+    ``apply_defaults()``, whether the patch is in place or not."""
+
+    __slots__ = ()
+    args = _inspect_own(inspect.BoundArguments, "args")
+    kwargs = _inspect_own(inspect.BoundArguments, "kwargs")
+    apply_defaults = _inspect_own(inspect.BoundArguments, "apply_defaults")
+
+
+class PlainSignature(inspect.Signature):
+    """``inspect.Signature`` with inspect's own ``bind``, ``bind_partial`` and
+    ``from_callable``, binding to :class:`PlainBoundArguments`."""
+
+    __slots__ = ()
+    _bound_arguments_cls = PlainBoundArguments
+    bind = _inspect_own(inspect.Signature, "bind")
+    bind_partial = _inspect_own(inspect.Signature, "bind_partial")
+    from_callable = _inspect_own(inspect.Signature, "from_callable")
+
+
+def _plain_signature_function() -> Any:
+    """inspect's own ``signature`` function, its code run in a copy of its
+    module's globals where ``Signature`` is :class:`PlainSignature`."""
+    own = _inspect_own(inspect, "signature")
+    function = types.FunctionType(own.__code__, {**vars(inspect), "Signature": PlainSignature},
+                                  own.__name__, own.__defaults__, own.__closure__)
+    function.__kwdefaults__ = own.__kwdefaults__
+    return function
+
+
+#: What a plain cell reads where a client reads the ``inspect`` module.
+plain_inspect = types.SimpleNamespace(signature=_plain_signature_function())

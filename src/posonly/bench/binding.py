@@ -75,7 +75,7 @@ def callables(case: Case) -> Dict[str, Any]:
     out["exec"] = f
     out["drop-in"] = posonly.signature(f)
     out["patched"] = inspect.signature(f)
-    out["inspect"] = inspect.signature(f)
+    out["inspect"] = _targets.plain_inspect.signature(f)  # binds as inspect's, patch or not
     return out
 
 
@@ -98,9 +98,8 @@ def check(case: Case, column: str, fn: Any) -> None:
 def cell(case: Case, column: str, fn: Any) -> Cell:
     check(case, column, fn)
     if column == "patched":
-        patch = _targets.Patch()
-        return call_cell(case, column, STATEMENTS[column], fn, setup=patch.setup,
-                         teardown=patch.teardown, timed="inspect.Signature.bind, patched")
+        return call_cell(case, column, STATEMENTS[column], fn, setup=_targets.require_patch,
+                         timed="inspect.Signature.bind, patched")
     return call_cell(case, column, STATEMENTS[column], fn)
 
 
@@ -109,6 +108,7 @@ def build(select: Optional[Any] = None) -> Table:
                   {c: d for c, _, d in COLUMNS},
                   reference="each column's time over the floor's (a plain def, literal call), "
                   "round by round")
+    table.around = _targets.patched  # for the patched column (see _targets)
     for case in CASES:
         if select is not None and not select(table.key, case.name):
             table.filtered_out += 1

@@ -96,7 +96,7 @@ class Cell:
 
     ``run(n)`` performs the operation ``n`` times and returns the elapsed
     nanoseconds.  ``setup(n)`` and ``teardown()``, when given, run around each
-    sample, outside the timed region (a patch applied and removed, a batch of
+    sample, outside the timed region (a check that the patch is on, a batch of
     fresh inputs made and dropped).  ``ops`` is the number of operations per
     unit of ``n`` (an unrolled loop makes several per iteration).
     """
@@ -237,45 +237,52 @@ def measure(table: Any, settings: Settings, progress: Progress, seed: int = 570)
     gc.disable()
     started = time.perf_counter()
     try:
-        for group in groups:
-            for cell in group:
-                cell.calibrate(settings.sample_ns)
-        unstable = -1
-        while True:
-            rng.shuffle(groups)
-            for group in groups:
-                rng.shuffle(group)
-                for cell in group:
-                    cell.sample()
-            out.rounds += 1
-            elapsed = time.perf_counter() - started
-            if out.rounds >= settings.min_rounds and (
-                    out.rounds % settings.check_every == 0 or out.rounds >= settings.max_rounds
-                    or elapsed >= settings.table_seconds):
-                unstable = table.unstable(settings.stable)
-            progress.show(f"{title}: round {out.rounds}, {elapsed:.0f} s" + (
-                f", {unstable} ratios not yet within {100 * settings.stable:g}%"
-                if unstable >= 0 else ""))
-            if out.rounds < settings.min_rounds or unstable < 0:
-                continue
-            if unstable == 0:
-                out.stopped = "stable"
-                break
-            if out.rounds >= settings.max_rounds:
-                out.stopped = "round limit"
-                break
-            if elapsed >= settings.table_seconds:
-                out.stopped = "time limit"
-                break
-            if out.rounds % 20 == 0:
-                gc.enable()
-                gc.collect()
-                gc.disable()
+        with table.around():
+            _rounds(table, groups, settings, progress, rng, out, title, started)
     finally:
         if was_enabled:
             gc.enable()
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _rounds(table: Any, groups: List[List[Cell]], settings: Settings, progress: Progress,
+            rng: random.Random, out: Measured, title: str, started: float) -> None:
+    """``measure``'s calibration and rounds, into ``out``."""
+    for group in groups:
+        for cell in group:
+            cell.calibrate(settings.sample_ns)
+    unstable = -1
+    while True:
+        rng.shuffle(groups)
+        for group in groups:
+            rng.shuffle(group)
+            for cell in group:
+                cell.sample()
+        out.rounds += 1
+        elapsed = time.perf_counter() - started
+        if out.rounds >= settings.min_rounds and (
+                out.rounds % settings.check_every == 0 or out.rounds >= settings.max_rounds
+                or elapsed >= settings.table_seconds):
+            unstable = table.unstable(settings.stable)
+        progress.show(f"{title}: round {out.rounds}, {elapsed:.0f} s" + (
+            f", {unstable} ratios not yet within {100 * settings.stable:g}%"
+            if unstable >= 0 else ""))
+        if out.rounds < settings.min_rounds or unstable < 0:
+            continue
+        if unstable == 0:
+            out.stopped = "stable"
+            break
+        if out.rounds >= settings.max_rounds:
+            out.stopped = "round limit"
+            break
+        if elapsed >= settings.table_seconds:
+            out.stopped = "time limit"
+            break
+        if out.rounds % 20 == 0:
+            gc.enable()
+            gc.collect()
+            gc.disable()
 
 
 def generated_loop(statement: str, names: Sequence[str], unroll: int = UNROLL,

@@ -31,8 +31,9 @@ wider than the bench trusts (``runner.NOISY``).
 
 from __future__ import annotations
 
+import contextlib
 import math
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, ContextManager, Dict, List, Optional, Sequence, Tuple
 
 from .runner import NOISY, Cell, Measured, geomean, spread
 
@@ -183,6 +184,9 @@ class Table:
         self.notes: List[str] = []
         self.selected = True
         self.filtered_out = 0
+        #: What the table's cells are measured inside, from calibration to
+        #: the last round (the patch, for a table with patched cells).
+        self.around: Callable[[], ContextManager[Any]] = contextlib.nullcontext
 
     def add_row(self, name: str, cells: Dict[str, Cell], **info: Any) -> None:
         self.rows.append(dict(name=name, **info))
