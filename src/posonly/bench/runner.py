@@ -44,11 +44,15 @@ class Settings:
     table's time limit, ``stable`` the spread (half-width of a ratio's 95 %
     confidence interval, relative) under which every ratio of a table must
     be for the table to stop early; it is checked every ``check_every``
-    rounds.  ``processes`` > 0 measures each table in that many fresh
-    processes, one after the other, each taking its share of the rounds and
-    of the time, and pools their samples: a process's own state (its hash
-    seed, where its objects lie in memory, what earlier tables left behind)
-    then weighs on no table's answer more than its share.
+    rounds.  Before its calibration, each cell is run until it has performed
+    ``warmup_ops`` operations or for ``warmup_seconds``, whichever comes
+    first: a JIT compiles only what it has seen run (PyPy traces a loop after
+    about a thousand iterations), so that the calibration, and every sample,
+    time what the compiled code does.  ``processes`` > 0 measures each table
+    in that many fresh processes, one after the other, each taking its share
+    of the rounds and of the time, and pools their samples: a process's own
+    state (its hash seed, where its objects lie in memory, what earlier
+    tables left behind) then weighs on no table's answer more than its share.
     """
 
     name: str
@@ -59,13 +63,16 @@ class Settings:
     stable: float = 0.015
     check_every: int = 5
     processes: int = 0
+    warmup_ops: int = 3000
+    warmup_seconds: float = 0.3
 
     def as_dict(self) -> Dict[str, Any]:
         return {
             "name": self.name, "sample_ns": self.sample_ns, "min_rounds": self.min_rounds,
             "max_rounds": self.max_rounds, "table_seconds": self.table_seconds,
             "stable_spread": self.stable, "check_every": self.check_every,
-            "processes": self.processes,
+            "processes": self.processes, "warmup_ops": self.warmup_ops,
+            "warmup_seconds": self.warmup_seconds,
             "noisy_spread": NOISY,
         }
 
@@ -80,10 +87,10 @@ class Settings:
 FULL = Settings("full", sample_ns=1.0e6, min_rounds=80, max_rounds=2000, table_seconds=30.0,
                 processes=4)
 QUICK = Settings("quick", sample_ns=5.0e5, min_rounds=30, max_rounds=600, table_seconds=7.0,
-                 processes=3)
+                 processes=3, warmup_seconds=0.15)
 #: For the test suite: a handful of tiny samples (numbers meaningless).
 TINY = Settings("tiny", sample_ns=2.0e4, min_rounds=3, max_rounds=3, table_seconds=0.5,
-                check_every=1, processes=1)
+                check_every=1, processes=1, warmup_ops=0)
 
 
 
@@ -133,6 +140,16 @@ class Cell:
             if self.teardown is not None:
                 self.teardown()
         return elapsed / (n * self.ops)
+
+    def warm_up(self, ops: int, seconds: float) -> None:
+        """Perform the operation ``ops`` times, or for ``seconds`` if that
+        comes first, in samples of doubling length."""
+        done, n = 0, 1
+        deadline = time.perf_counter() + seconds
+        while done < ops and time.perf_counter() < deadline:
+            self.measure(n)
+            done += n * self.ops
+            n *= 2
 
     def calibrate(self, sample_ns: float) -> None:
         """Choose the loops per sample that make a sample last ``sample_ns``."""
@@ -251,6 +268,7 @@ def _rounds(table: Any, groups: List[List[Cell]], settings: Settings, progress: 
     """``measure``'s calibration and rounds, into ``out``."""
     for group in groups:
         for cell in group:
+            cell.warm_up(settings.warmup_ops, settings.warmup_seconds)
             cell.calibrate(settings.sample_ns)
     unstable = -1
     while True:
