@@ -366,11 +366,23 @@ def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch)
         raise AssertionError("bound the generic way")
 
     with monkeypatch.context() as patch:
-        patch.setattr(core, "_bind_generic", generic)
+        for name in ("_bind_generic", "_args_generic", "_kwargs_generic", "_apply_defaults_generic"):
+            patch.setattr(core, name, generic)
         for _ in range(3):
             ba = inspect.signature(f).bind(1, 2, 3, e=5)
             assert ba.arguments == {"a": 1, "b": 2, "c": 3, "e": 5}
-            assert inspect.signature(f).bind_partial(1, z=0).arguments == {"a": 1, "kw": {"z": 0}}
+            partial = inspect.signature(f).bind_partial(1, z=0)
+            assert partial.arguments == {"a": 1, "kw": {"z": 0}}
+            assert (partial.args, partial.kwargs) == ((1,), {"z": 0})
+        # A signature made once and bound again and again (a decorator's),
+        # the last one made: every operation through its handed plan.
+        sig = inspect.signature(f)
+        for _ in range(BINDS):
+            ba = sig.bind(1, 2, 3, e=5, x=6)
+            ba.apply_defaults()
+            assert ba.arguments == {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "g": 7, "kw": {"x": 6}}
+            assert (ba.args, ba.kwargs) == ((1, 2, 3, 4), {"e": 5, "g": 7, "x": 6})
+        assert core._handed[0] == id(sig._parameters)
     assert_binds_as_inspect(f)
 
 

@@ -783,15 +783,7 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
         return sig._bind(args, kwargs, partial=True) if partial else sig._bind(args, kwargs)
     proxy = sig._parameters
     key = id(proxy)
-    handed = _handed
-    plan = None
-    if handed is not None and handed[0] == key:
-        # The signature made last by function_signature, handed its plan:
-        # the weak reference is to what lives exactly while the id is its
-        # mapping's (see _owner).
-        target = handed[1]()
-        if target is sig or (_BY_MAPPING and target is not None):
-            plan = handed[2]
+    plan = _handed_plan(sig, key)
     if plan is None:
         entry = _entries.get(key)
         if entry is None:
@@ -820,17 +812,37 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
     return _bind_generic(sig, args, kwargs, partial)
 
 
+def _handed_plan(sig: Any, key: int) -> Any:
+    """The plan handed to ``sig`` (whose mapping's id is ``key``) if it is
+    the signature made last by ``function_signature``, else None: it serves
+    the signature's ``.args``, ``.kwargs`` and ``apply_defaults()`` as it
+    serves its binds, which then make it no entry.  The weak reference is to
+    what lives exactly while the id is its mapping's (see ``_owner``)."""
+    handed = _handed
+    if handed is not None and handed[0] == key:
+        target = handed[1]()
+        if target is sig or (_BY_MAPPING and target is not None):
+            return handed[2]
+    return None
+
+
 def bound_args(bound: Any) -> Tuple[Any, ...]:
     """``BoundArguments.args``."""
     if type(bound) is _BoundArguments:
         sig = bound._signature
         if type(sig).parameters is _PARAMETERS:
-            entry = _entries.get(id(sig._parameters))
+            key = id(sig._parameters)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[_ENTRY_PLAN]
                 arguments = bound.arguments
                 if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
                     entry[_ENTRY_USED] = True
+                    return plan[2](arguments)  # type: ignore[no-any-return]
+            else:
+                plan = _handed_plan(sig, key)
+                arguments = bound.arguments
+                if plan is not None and type(arguments) is dict:
                     return plan[2](arguments)  # type: ignore[no-any-return]
     return _args_generic(bound)
 
@@ -840,12 +852,18 @@ def bound_kwargs(bound: Any) -> Dict[str, Any]:
     if type(bound) is _BoundArguments:
         sig = bound._signature
         if type(sig).parameters is _PARAMETERS:
-            entry = _entries.get(id(sig._parameters))
+            key = id(sig._parameters)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[_ENTRY_PLAN]
                 arguments = bound.arguments
                 if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
                     entry[_ENTRY_USED] = True
+                    return plan[3](arguments)  # type: ignore[no-any-return]
+            else:
+                plan = _handed_plan(sig, key)
+                arguments = bound.arguments
+                if plan is not None and type(arguments) is dict:
                     return plan[3](arguments)  # type: ignore[no-any-return]
     return _kwargs_generic(bound)
 
@@ -856,12 +874,19 @@ def apply_defaults(bound: Any) -> None:
         sig = bound._signature
         if type(sig).parameters is _PARAMETERS:
             proxy = sig._parameters
-            entry = _entries.get(id(proxy))
+            key = id(proxy)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[_ENTRY_PLAN]
                 arguments = bound.arguments
                 if plan and type(arguments) is dict and entry[_ENTRY_REF]() is not None:
                     entry[_ENTRY_USED] = True
+                    bound.arguments = plan[4](arguments, proxy)
+                    return
+            else:
+                plan = _handed_plan(sig, key)
+                arguments = bound.arguments
+                if plan is not None and type(arguments) is dict:
                     bound.arguments = plan[4](arguments, proxy)
                     return
     _apply_defaults_generic(bound)
