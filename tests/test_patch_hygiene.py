@@ -335,13 +335,6 @@ def _raised(call, outer):
         return ("error", _chain(error, outer))
 
 
-_POSONLY_BY_KEYWORD_CONTEXT = pytest.mark.xfail(
-    sys.version_info >= (3, 14),
-    strict=True,
-    reason="inspect raises 'missing a required positional-only argument' inside its "
-    "StopIteration handler, without 'from None': its context is that StopIteration",
-)
-
 REFUSALS = [
     ("def f(a, b, c): pass", "(1, 2, 3, 4)"),
     ("def f(a, b, c): pass", "(1)"),
@@ -361,8 +354,8 @@ REFUSALS = [
     ("def f(a=1, /, b=2): pass", "(b=1, a=2)"),
     ("def f(a=1, /, **kw): pass", "(1, 2)"),
     ("def f(): pass", "(x=1)"),
-    pytest.param("def f(a, /): pass", "(a=1)", marks=_POSONLY_BY_KEYWORD_CONTEXT),
-    pytest.param("def f(a, /, b=2): pass", "(b=1, a=2)", marks=_POSONLY_BY_KEYWORD_CONTEXT),
+    ("def f(a, /): pass", "(a=1)"),
+    ("def f(a, /, b=2): pass", "(b=1, a=2)"),
 ]
 """Refused calls (by bind; bind_partial refuses most), every kind of
 parameter and of failure.  A positional-only parameter named by keyword has
@@ -373,9 +366,11 @@ the cases of its own: the one failure whose chain differs on some versions."""
 def test_a_failed_bind_raises_as_inspect_does(impl, source, call):
     """The patched bind and bind_partial, and the drop-in's, raise inspect's
     very error: its type, its message, its cause, its suppressed context,
-    and the context it shows (none, or the exception being handled where
-    bind was called).  The context inspect suppresses (its own
-    StopIteration or KeyError) is never shown, and is not compared."""
+    and the context it shows (none, the exception being handled where bind
+    was called, or, from 3.14, the StopIteration inside whose handler inspect
+    raises a missing positional-only argument, with its own context).  The
+    context inspect suppresses (its own StopIteration or KeyError) is never
+    shown, and is not compared."""
     namespace = {}
     exec(source, namespace)
     func = namespace["f"]

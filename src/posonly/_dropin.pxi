@@ -45,6 +45,7 @@ cdef object _PARAMETERS_DICT = DIALECT.parameters_dict
 cdef bint _PARAMETERS_EXACT_DICT = DIALECT.parameters_dict is dict
 cdef object _KEYWORDS = DIALECT.keywords
 cdef bint _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
+cdef bint _POSONLY_MISSING_IN_HANDLER = DIALECT.posonly_missing_in_handler
 cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
 cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
 cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
@@ -204,6 +205,16 @@ cdef object _refusal(str message, bint suppress_context):
     return posonly_refusal(message, suppress_context)
 
 
+cdef object _posonly_missing(object name):
+    """inspect's "missing a required positional-only argument" for ``name``,
+    with the context inspect's has where it raises it while handling a
+    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    error = _refusal(f"missing a required positional-only argument: {name!r}", False)
+    if _POSONLY_MISSING_IN_HANDLER:
+        error.__context__ = StopIteration()
+    return error
+
+
 cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):
     if partial:
         return sig._bind(args, kwargs, partial=True)
@@ -273,7 +284,7 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
                             f"{name!r} parameter is positional only, but was passed as a keyword", True)
                     if (_POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING
                             and param.default == <PyObject *>_empty):
-                        return _refusal(f"missing a required positional-only argument: {name!r}", False)
+                        return _posonly_missing(name)
                     if posonly_in_kwargs is None:
                         posonly_in_kwargs = []
                     posonly_in_kwargs.append(name)

@@ -52,17 +52,27 @@ class Dialect(NamedTuple):
     out is "missing a required keyword-only argument" (3.12 and later)."""
     posonly_keyword: int
     """One of the ``POSONLY_KEYWORD_*`` constants."""
+    posonly_missing_in_handler: bool
+    """Whether "missing a required positional-only argument" is raised
+    while ``_bind`` handles the ``StopIteration`` of its arguments' iterator,
+    without ``from None``, so that the error's context is that
+    ``StopIteration`` (3.14 and later)."""
     annotation_format_value: Any
     """``annotationlib.Format.VALUE`` where ``inspect.signature`` takes an
     ``annotation_format`` (3.14 and later), else ``None``."""
 
 
-def _message(sig: inspect.Signature, *args: Any, **kwargs: Any) -> str:
+def _refused(sig: inspect.Signature, *args: Any, **kwargs: Any) -> Any:
+    """The TypeError inspect's ``_bind`` raises for the call, or None."""
     try:
         inspect.Signature._bind(sig, args, kwargs)  # type: ignore[attr-defined]
     except TypeError as exc:
-        return str(exc)
-    return ""
+        return exc
+    return None
+
+
+def _message(sig: inspect.Signature, *args: Any, **kwargs: Any) -> str:
+    return str(_refused(sig, *args, **kwargs) or "")
 
 
 def _read_dialect() -> Dialect:
@@ -85,6 +95,7 @@ def _read_dialect() -> Dialect:
     except ImportError:
         annotation_format_value = None
     probe = inspect.Signature([P("a", P.POSITIONAL_ONLY)])
+    posonly_missing = _refused(probe, a=1)
     return Dialect(
         Signature=inspect.Signature,
         Parameter=P,
@@ -98,6 +109,11 @@ def _read_dialect() -> Dialect:
         keywords=frozenset(keyword.kwlist),
         kwonly_missing_message="keyword-only" in _message(kwonly),
         posonly_keyword=posonly_keyword,
+        posonly_missing_in_handler=(
+            posonly_keyword == POSONLY_KEYWORD_REQUIRED_MISSING
+            and type(posonly_missing.__context__) is StopIteration
+            and not posonly_missing.__suppress_context__
+        ),
         annotation_format_value=annotation_format_value,
     )
 

@@ -50,6 +50,7 @@ _PARAMETERS = DIALECT.parameters_property
 _SIGNATURE_INIT = DIALECT.signature_init
 _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
 _POSONLY_KEYWORD = DIALECT.posonly_keyword
+_POSONLY_MISSING_IN_HANDLER = DIALECT.posonly_missing_in_handler
 _KEYWORDS = DIALECT.keywords
 _PARAMETERS_DICT = DIALECT.parameters_dict
 _INSPECT_ARGS = _BoundArguments.args.fget
@@ -68,6 +69,16 @@ def _refusal(message: str, suppress_context: bool) -> TypeError:
     error = TypeError(message)
     if suppress_context:
         error.__suppress_context__ = True
+    return error
+
+
+def _posonly_missing(name: str) -> TypeError:
+    """inspect's "missing a required positional-only argument" for ``name``,
+    with the context inspect's has where it raises it while handling a
+    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    error = _refusal(f"missing a required positional-only argument: {name!r}", False)
+    if _POSONLY_MISSING_IN_HANDLER:
+        error.__context__ = StopIteration()
     return error
 
 
@@ -103,7 +114,7 @@ def _bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], parti
                         return _refusal(
                             f"{name!r} parameter is positional only, but was passed as a keyword", True)
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING and param._default is _empty:
-                        return _refusal(f"missing a required positional-only argument: {name!r}", False)
+                        return _posonly_missing(name)
                     posonly_in_kwargs.append(name)
                     continue
                 start = index - 1

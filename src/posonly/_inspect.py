@@ -74,14 +74,27 @@ def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     if type(bound) is TypeError:  # the core returns inspect's error
         # Raised with the local cleared, or the traceback's frame would hold
         # the error that holds the traceback: a cycle for the collector.
-        raise (bound, bound := None)[0]
+        if bound.__context__ is None:
+            raise (bound, bound := None)[0]
+        # An error inspect raises while handling a StopIteration of its own
+        # (the core made that its context): raised there too, so that its
+        # context, and the context's, are inspect's.
+        try:
+            raise bound.__context__
+        except StopIteration:
+            raise (bound, bound := None)[0]
     return bound
 
 
 def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, True)
     if type(bound) is TypeError:
-        raise (bound, bound := None)[0]
+        if bound.__context__ is None:
+            raise (bound, bound := None)[0]
+        try:
+            raise bound.__context__
+        except StopIteration:
+            raise (bound, bound := None)[0]
     return bound
 
 
