@@ -265,6 +265,8 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
     cdef _param *param
     cdef PyObject *value
     cdef PyObject *kwargs_name = NULL
+    cdef PyObject *key
+    cdef Py_ssize_t pos = 0
     cdef object posonly_in_kwargs = None
     cdef object name
     while True:
@@ -351,7 +353,9 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
                 "got some positional-only arguments passed as keyword arguments: "
                 f"{', '.join(posonly_in_kwargs)!r}", False)
         else:
-            return _refusal(f"got an unexpected keyword argument {next(iter(kwargs))!r}", False)
+            PyDict_Next(<PyObject *>kwargs, &pos, &key, &value)  # the first keyword left
+            name = <object>key
+            return _refusal(f"got an unexpected keyword argument {name!r}", False)
     return arguments
 
 
