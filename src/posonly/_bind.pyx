@@ -35,10 +35,10 @@ from types import FunctionType, GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
 from posonly._common import (
-    FUNCTION_BINDERS, NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments,
+    FUNCTION_BINDERS, NO_DEFAULT, CallAttribute, Plan, binder_arguments,
     descriptor_refused, make_binder, wrapper_arguments,
 )
-from posonly._layout import MISSING, Layout
+from posonly._layout import MISSING, WRAPPER_TYPES, Layout
 
 cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc

@@ -27,7 +27,6 @@ from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
     FUNCTION_BINDERS,
     NO_DEFAULT,
-    Call,
     Plan,
     binder_arguments,
     name_function,
@@ -494,5 +493,3 @@ class Binder(_Partial, Generic[_P]):
 
 
 FUNCTION_BINDERS[Binder] = binder_of_function
-
-from ._wrap_py import Wrapper, wrap  # noqa: E402

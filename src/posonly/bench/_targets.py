@@ -19,19 +19,20 @@ from posonly import _impl
 
 def compiled_module() -> Optional[Any]:
     """The compiled module when it is the implementation under test."""
-    return _impl.module if _impl.compiled else None
-
-
-def pure_module() -> Any:
-    from posonly import _bind_py
-
-    return _bind_py
+    return _impl.extension
 
 
 def pure_binder(f: Any) -> Any:
+    from posonly._bind_py import Binder
     from posonly._common import make_binder
 
-    return make_binder(pure_module().Binder, f)
+    return make_binder(Binder, f)
+
+
+def pure_wrap(f: Any, **handler: Any) -> Any:
+    from posonly._wrap_py import wrap
+
+    return wrap(f, **handler)
 
 
 @contextlib.contextmanager
