@@ -199,14 +199,14 @@ class Plan:
         """``args`` as the interpreter reads ``f(*args)``."""
         if type(args) is tuple:
             return args
-        return _collector(self.name)(*args)[0]  # type: ignore[no-any-return]
+        return _collector(self.name)(*args)[0]
 
     def star_kwargs(self, kwargs: Any) -> Optional[Dict[str, Any]]:
         """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict (its
         keys are not checked here)."""
         if kwargs is None or type(kwargs) is dict:
             return kwargs
-        return _collector(self.name)(**kwargs)[1]  # type: ignore[no-any-return]
+        return _collector(self.name)(**kwargs)[1]
 
     def vectorcall_args(
         self, stack: Any, kwnames: Any

@@ -10,7 +10,10 @@ import keyword
 import sys
 import types
 import unicodedata
-from typing import Any, Callable, Dict, Final, Iterable, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Final, Iterable, List, Mapping, Optional, Tuple
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeGuard
 
 __all__ = ["Layout", "MISSING"]
 
@@ -529,7 +532,7 @@ def advertises(func: types.FunctionType) -> bool:
     )
 
 
-def is_plain_function(obj: Any) -> bool:
+def is_plain_function(obj: Any) -> "TypeGuard[types.FunctionType]":
     # PyPy's builtins are functions too, with a code object of their own
     # kind that does not know their signature.
     return isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType
