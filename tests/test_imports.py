@@ -4,6 +4,7 @@ package's import graph, imports inside functions included, has no cycle."""
 from __future__ import annotations
 
 import ast
+import importlib.machinery
 import os
 import pathlib
 import re
@@ -23,8 +24,14 @@ package has no ``.pyx``/``.pxi`` files, and their ``cimport``s and
 
 
 def module_names() -> List[str]:
+    """The package's modules as installed: its Python files and the
+    compiled modules built here."""
     names = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    paths = list(PACKAGE.rglob("*.py"))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        paths += [path.with_name(path.name.split(".")[0] + ".py")
+                  for path in PACKAGE.rglob("*" + suffix)]
+    for path in sorted(set(paths)):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -63,12 +70,22 @@ def python_edges(path: pathlib.Path, module: str) -> Set[str]:
 _CYTHON_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+c?import[ \t]+([\w ,\t]*)|c?import[ \t]+([\w.]+))", re.M)
 
 
-def cython_edges(module: str) -> Set[str]:
-    """The package's modules the compiled module's sources import, at any
+def compiled_modules() -> Dict[str, List[pathlib.Path]]:
+    """Each compiled module of the tree, with its sources: its ``.pyx`` and
+    the ``.pxi`` files beside it, which it includes."""
+    return {
+        ".".join(pyx.relative_to(SOURCES.parent).with_suffix("").parts):
+            [pyx] + sorted(pyx.parent.glob("*.pxi"))
+        for pyx in sorted(SOURCES.rglob("*.pyx"))
+    }
+
+
+def cython_edges(module: str, sources: List[pathlib.Path]) -> Set[str]:
+    """The package's modules a compiled module's sources import, at any
     depth (names on a parenthesised import's later lines add no module:
     the module before ``import`` is an edge already)."""
     found: Set[str] = set()
-    for path in list(SOURCES.glob("*.pyx")) + list(SOURCES.glob("*.pxi")):
+    for path in sources:
         text = path.read_text(encoding="utf-8")
         for source, names, plain in _CYTHON_IMPORT.findall(text):
             if plain:
@@ -91,8 +108,9 @@ def import_graph() -> Dict[str, Set[str]]:
         module = ".".join(parts)
         graph[module] = python_edges(path, module)
     if SOURCES.is_dir():
-        graph["posonly._bind"] = cython_edges("posonly._bind")
-    known = names | {"posonly._bind"}
+        for module, sources in compiled_modules().items():
+            graph[module] = cython_edges(module, sources)
+    known = names | set(graph)
     # An import names a module, or a name inside one: the edge goes to the
     # nearest enclosing module of the package.  (That importing a submodule
     # runs its package's __init__ first is no edge: the package's modules

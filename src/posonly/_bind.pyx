@@ -67,11 +67,6 @@ cdef extern from "_binder.h":
                                                                size_t nargsf, PyObject *kwnames)
     object posonly_steal(PyObject *o)
     vectorcallfunc posonly_binder_vectorcall
-    ctypedef struct posonly_floor_plan:
-        vectorcallfunc vectorcall
-        PyObject **fill
-        Py_ssize_t size
-    vectorcallfunc posonly_floor_vectorcall
     object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
                               Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
 

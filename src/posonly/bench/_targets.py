@@ -22,6 +22,18 @@ def compiled_module() -> Optional[Any]:
     return _impl.extension
 
 
+def tuple_floor() -> Optional[Any]:
+    """The bench's C floor (``bench/_floor.pyx``), built with the compiled
+    module and timed only beside it."""
+    if _impl.extension is None:
+        return None
+    try:
+        from posonly.bench._floor import TupleFloor  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return TupleFloor
+
+
 def pure_binder(f: Any) -> Any:
     from posonly._bind_py import Binder
     from posonly._common import make_binder
