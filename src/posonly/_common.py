@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 import types
+from inspect import CO_VARARGS, CO_VARKEYWORDS
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from ._layout import (
@@ -23,7 +24,6 @@ from ._layout import (
     resolve,
     without_first,
 )
-
 
 MISSING_VALUE = "got MISSING for a parameter that was not bound"
 """The ValueError of ``Binder.apply`` and ``proceed`` for a value left MISSING."""
@@ -405,7 +405,7 @@ def make_binder(
 
 # -- plain functions, made from their code objects ---------------------------
 
-CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
+CO_VARARGS_OR_VARKEYWORDS = CO_VARARGS | CO_VARKEYWORDS
 
 
 def plain_function(func: Any) -> Optional[Tuple[types.CodeType, str, Optional[Tuple[Any, ...]]]]:
@@ -434,9 +434,9 @@ def placeholder_layout(argcount: int, n_posonly: int, n_kwonly: int, flags: int)
     """A layout of one shape (a code object's counts and ``*args``/``**kwargs``
     flags) with parameters named ``_0``, ``_1``, ..., for template functions."""
     n = argcount + n_kwonly
-    names = [f"_{i}" for i in range(n + bool(flags & 0x04) + bool(flags & 0x08))]
+    names = [f"_{i}" for i in range(n + bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS))]
     return Layout(
         "f", names[:n_posonly], names[n_posonly:argcount],
-        names[n] if flags & 0x04 else None, names[argcount:n],
-        names[-1] if flags & 0x08 else None,
+        names[n] if flags & CO_VARARGS else None, names[argcount:n],
+        names[-1] if flags & CO_VARKEYWORDS else None,
     )

@@ -10,15 +10,24 @@ import keyword
 import sys
 import types
 import unicodedata
-from typing import TYPE_CHECKING, Any, Callable, Dict, Final, Iterable, List, Mapping, Optional, Tuple
+from inspect import CO_VARARGS, CO_VARKEYWORDS
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Final,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Tuple,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import TypeGuard
 
 __all__ = ["Layout", "MISSING"]
-
-_CO_VARARGS = 0x04
-_CO_VARKEYWORDS = 0x08
 
 
 class _MissingType:
@@ -247,10 +256,10 @@ class Layout:
         varnames = code.co_varnames
         index = total
         varargs = varkw = None
-        if code.co_flags & _CO_VARARGS:
+        if code.co_flags & CO_VARARGS:
             varargs = varnames[index]
             index += 1
-        if code.co_flags & _CO_VARKEYWORDS:
+        if code.co_flags & CO_VARKEYWORDS:
             varkw = varnames[index]
         kwonly = varnames[argcount:total]
         # The interpreter only ever looks up keyword-only names in
