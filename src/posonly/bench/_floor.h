@@ -3,13 +3,13 @@
    (positionals, then keyword values, in the order given) followed by the
    tail of `fill`, with no matching, no checks and no containers: what a
    binder's call would cost if binding cost nothing.  It copies and fills
-   with the binder's own code (_binder.h), so that the two differ only by
-   the binding. */
+   with the binder's own code (_vectorcall.h), so that the two differ only
+   by the binding. */
 
 #ifndef POSONLY_FLOOR_H
 #define POSONLY_FLOOR_H
 
-#include "_binder.h"
+#include "_vectorcall.h"
 
 typedef struct {
     vectorcallfunc vectorcall;
