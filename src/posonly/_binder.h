@@ -239,7 +239,7 @@ static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_pl
 }
 
 /* A new tuple of `size` items: args[0:n], then fill[n:size].  The plain
-   positional call's whole work, and the bench's C copy's. */
+   positional call's whole work, and the bench's C floor's (bench/_floor.h). */
 static inline PyObject *posonly_copy_and_fill(PyObject *const *args, Py_ssize_t n,
                                               PyObject *const *fill, Py_ssize_t size) {
     Py_ssize_t i;
@@ -270,25 +270,6 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
     if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max)
         return posonly_copy_and_fill(args, nargs, plan->fill, plan->total_args);
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
-}
-
-/* The bench's measuring stick, not part of the API: the call of a
-   TupleFloor builds a tuple of `size` items, the call's arguments
-   (positionals, then keyword values, in the order given) followed by the
-   tail of `fill`, with no matching, no checks and no containers: what a
-   binder's call would cost if binding cost nothing. */
-typedef struct {
-    vectorcallfunc vectorcall;
-    PyObject **fill;
-    Py_ssize_t size;
-} posonly_floor_plan;
-
-static PyObject *posonly_floor_vectorcall(PyObject *self, PyObject *const *args,
-                                          size_t nargsf, PyObject *kwnames) {
-    const posonly_floor_plan *plan =
-        (const posonly_floor_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
-    Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    return posonly_copy_and_fill(args, n < plan->size ? n : plan->size, plan->fill, plan->size);
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */

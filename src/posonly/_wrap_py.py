@@ -49,17 +49,15 @@ from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
     MISSING_VALUE,
     Plan,
-    advertises,
     descriptor_refused,
     make_binder,
     parameter_list,
     parameter_names,
     placeholder_layout,
     plain_function,
-    resolve,
     wrapper_arguments,
 )
-from ._layout import MISSING, Layout
+from ._layout import MISSING, Layout, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -243,7 +241,7 @@ _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
 
 
 def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
-    from ._bind_py import Binder  # (which imports this module)
+    from ._bind_py import Binder
 
     bind = make_binder(Binder, func)
     wrapper: types.FunctionType = _forwarding(func, before, bind)
