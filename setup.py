@@ -15,8 +15,8 @@ nothing: a user's ``pip install`` behaves the same there as anywhere):
                                (src/posonly/_bind.html, _binder.html, ...)
 
 The module does not declare itself free-threading compatible: on a
-free-threaded interpreter importing it turns the GIL back on (see the
-README's "Free-threaded CPython").
+free-threaded interpreter importing it turns the GIL back on (see
+docs/free-threading.md).
 """
 
 import os
