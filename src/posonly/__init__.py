@@ -45,6 +45,10 @@ else:
     Binder = _implementation.Binder
     Wrapper = _implementation.Wrapper
     wrap = _implementation.wrap
+    # Layout's methods on a call's values: the implementation's own.
+    for _name, _method in _implementation.LAYOUT_METHODS.items():
+        setattr(Layout, _name, _method)
+    del _name, _method
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 

@@ -11,7 +11,9 @@ C calls):
   twin of ``_dropin_py`` (``bind_signature``, ``bound_args``,
   ``bound_kwargs``, ``apply_defaults``, ``function_signature``);
 - ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
-  type in Cython, its calls in C).
+  type in Cython, its calls in C);
+- ``_values.pxi``: ``Layout``'s methods on a call's values (``arguments``,
+  ``values``, ``replace``, ``key``, ``instance``), compiled.
 
 Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
 array and the keyword names straight to ``posonly_binder_vectorcall`` (C, in
@@ -160,3 +162,4 @@ include "_binder.pxi"
 include "_dropin.pxi"
 include "_create.pxi"
 include "_wrapper.pxi"
+include "_values.pxi"
