@@ -242,7 +242,10 @@ exec(  # noqa: S102 - fixed source
 _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
 
 
-def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
+def _forwarding_wrapper(
+    func: Any, before: Callable[[Tuple[Any, ...]], Any]
+) -> Tuple[types.FunctionType, Layout]:
+    """The wrapper and the layout of its values."""
     from ._bind_py import Binder  # (which imports this module)
 
     bind = make_binder(Binder, func)
@@ -250,7 +253,7 @@ def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> 
     name = bind.layout.name
     wrapper.__qualname__ = name
     wrapper.__name__ = name.rpartition(".")[2]
-    return wrapper
+    return wrapper, bind._plan.output
 
 
 def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
@@ -498,9 +501,11 @@ def wrap(
     forwarding = generated is None and before is not None and not (
         type(func) is types.FunctionType and not advertises(func)
     )
-    if forwarding:
-        generated = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
-    elif generated is None:
+    if generated is not None:
+        layout = Layout._deferred(func)  # read from func on first use
+    elif forwarding:
+        generated, layout = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
+    else:
         call = resolve(func)
         plan = Plan(call.layout, call)
         shape = _Shape(plan)
@@ -509,7 +514,10 @@ def wrap(
         mark = _OF_FUNCTION if not bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
         generated = _wrapper_function(shape, func, before, around, mark)
         _name_generated(generated, call.layout, func)
+        layout = plan.output
     functools.update_wrapper(generated, func)
+    # wrapper.layout: the layout of the values the handler gets.
+    generated.layout = layout  # type: ignore[attr-defined]
     if forwarding:
         # inspect.signature(w, follow_wrapped=False): the signature bound.
         generated.__signature__ = inspect.signature(func)  # type: ignore[attr-defined]

@@ -215,6 +215,15 @@ cdef class Wrapper:
         return _GenericAlias(cls, item)
 
     @property
+    def layout(self):
+        """The :class:`Layout` of the values a handler gets: the signature
+        bound (for a bound method's wrapper, without ``self``, which the
+        values leave out).  Its methods read the values by name
+        (:meth:`Layout.arguments`, :meth:`Layout.replace`,
+        :meth:`Layout.key`, :meth:`Layout.instance`)."""
+        return (<Binder>self._binder)._get_plan().output
+
+    @property
     def _posonly_call(self):
         return (<Binder>self._binder)._get_plan().call()
 
