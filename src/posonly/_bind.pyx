@@ -40,7 +40,7 @@ from posonly._common import (
     FUNCTION_BINDERS, NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments,
     descriptor_refused, make_binder, wrapper_arguments,
 )
-from posonly._layout import MISSING, Layout
+from posonly._layout import MISSING, ClassSignature, Layout
 
 cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc

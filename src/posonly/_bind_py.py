@@ -36,7 +36,7 @@ from ._common import (
     placeholder_layout,
     plain_function,
 )
-from ._layout import MISSING, PURE_VALUE_METHODS, Layout
+from ._layout import MISSING, PURE_VALUE_METHODS, ClassSignature, Layout
 
 __all__ = ["Binder", "LAYOUT_METHODS"]
 
@@ -498,5 +498,7 @@ class Binder(_Partial, Generic[_P]):
 
 
 FUNCTION_BINDERS[Binder] = binder_of_function
+# inspect.signature(Binder): its arguments, as the compiled class answers.
+Binder.__signature__ = ClassSignature(_binder_arguments)  # type: ignore[attr-defined]
 
 from ._wrap_py import Wrapper, wrap  # noqa: E402

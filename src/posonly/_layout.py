@@ -117,6 +117,7 @@ class Layout:
     names: Tuple[str, ...]
     _kwdefaults: Tuple[Tuple[str, Any], ...]
     _hash: int
+    _access: "_Access"
 
     def __init__(
         self,
@@ -559,13 +560,13 @@ class Layout:
             raise _bad_values("key", values, access.size, self.name)
         keys = access.keys
         try:
-            plan = keys[ignore]  # type: ignore[index]
+            plan = keys[ignore]
         except (KeyError, TypeError):
             plan = access.key_plan(self, ignore)
             try:
                 if len(keys) >= 16:
                     keys.clear()
-                keys[ignore] = plan  # type: ignore[index]
+                keys[ignore] = plan
             except TypeError:  # an unhashable iterable of names
                 pass
         kept, varkw = plan
@@ -619,6 +620,32 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"<Layout {self.name}{self}>"
+
+
+class ClassSignature:
+    """A class's ``__signature__``: what :func:`inspect.signature` answers
+    for the class (the parameters of ``constructor``, a function that takes
+    the class's arguments), while an instance answers ``of_instance(obj)``,
+    or as if the class had no ``__signature__``."""
+
+    __slots__ = ("constructor", "of_instance", "signature")
+
+    def __init__(self, constructor: Callable[..., Any],
+                 of_instance: Optional[Callable[[Any], Any]] = None) -> None:
+        self.constructor = constructor
+        self.of_instance = of_instance
+        self.signature: Any = None
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is not None:
+            if self.of_instance is None:
+                raise AttributeError("__signature__")
+            return self.of_instance(instance)
+        if self.signature is None:
+            import inspect
+
+            self.signature = inspect.signature(self.constructor)
+        return self.signature
 
 
 PURE_VALUE_METHODS = {

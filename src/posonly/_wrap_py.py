@@ -59,7 +59,7 @@ from ._common import (
     resolve,
     wrapper_arguments,
 )
-from ._layout import MISSING, Layout
+from ._layout import MISSING, ClassSignature, Layout
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -566,28 +566,8 @@ class _WrapperType(type):
 
 
 if TYPE_CHECKING:
-
-    class Wrapper(Generic[_P, _R]):
-        """What :func:`wrap` returns, as type checkers see it: generic in the
-        function's parameters and return type (no metaclass in the way of
-        its constructor's types)."""
-
-        __wrapped__: Callable[_P, _R]
-        __name__: str
-        __qualname__: str
-
-        def __init__(
-            self,
-            func: Callable[_P, _R],
-            *,
-            before: Optional[_Before] = None,
-            around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
-        ) -> None: ...
-
-        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
-
-        def __get__(self, instance: Any, owner: Any = None) -> Any: ...
-
+    # The type as type checkers see it, under its public name.
+    from . import Wrapper as Wrapper
 else:
 
     class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
@@ -613,3 +593,12 @@ else:
             # As the compiled class's: the subscript names the same class (3.9
             # has no ParamSpec for typing's own checks to accept).
             return types.GenericAlias(cls, item)
+
+        # inspect.signature(Wrapper): wrap's arguments, as the compiled class
+        # answers (no instance of this class is ever made).
+        __signature__ = ClassSignature(_wrapper_arguments)
+
+
+# inspect.signature(wrap), as the compiled wrap answers: the parameters
+# without the annotations, which are for type checkers.
+wrap.__signature__ = inspect.signature(wrapper_arguments("wrap"))  # type: ignore[attr-defined]

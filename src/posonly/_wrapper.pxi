@@ -201,13 +201,6 @@ cdef class Wrapper:
             return self
         return MethodType(self, instance)
 
-    @property
-    def __signature__(self):
-        # The signature bound, as inspect gives it for the function (with
-        # its annotations): what inspect.signature(w, follow_wrapped=False)
-        # answers for a functools.wraps wrapper and for the pure twin's.
-        return _inspect_module.signature(self._func)
-
     @classmethod
     def __class_getitem__(cls, item):
         # Generic for type checkers (the pure twin's annotations): the
@@ -272,6 +265,20 @@ def wrap(*args, **kwargs):
         return type(func)(wrap(func.__func__, before=before, around=around))
     return Wrapper(_PARSED, func, before, around)
 
+
+def _wrapper_signature(Wrapper wrapper):
+    # The signature bound, as inspect gives it for the function (with its
+    # annotations): what inspect.signature(w, follow_wrapped=False) answers
+    # for a functools.wraps wrapper and for the pure twin's.
+    return _inspect_module.signature(wrapper._func)
+
+
+# inspect.signature of the classes and of wrap, as the pure twin's answer.
+wrap.__signature__ = _inspect_module.signature(_wrap_arguments)
+posonly_set_type_attribute(<PyTypeObject *>Wrapper, "__signature__",
+                           ClassSignature(_wrapper_arguments, _wrapper_signature))
+posonly_set_type_attribute(<PyTypeObject *>Binder, "__signature__",
+                           ClassSignature(_binder_arguments))
 
 WRAPPER_TYPES.append(Wrapper)
 posonly_set_type_attribute(<PyTypeObject *>Wrapper, "__call__", CallAttribute())
