@@ -178,23 +178,9 @@ class Layout:
         """``Layout.from_callable(func)`` for a plain function, read from
         ``func`` when a field is first asked for (a wrapper's layout, which
         only some handlers read, costs nothing until then)."""
-        self = object.__new__(cls)
+        self = object.__new__(_DeferredLayout)
         object.__setattr__(self, "_function", func)
         return self
-
-    def __getattr__(self, attr: str) -> Any:
-        # Called only for a slot not set: a deferred layout's fields.
-        if attr in _FIELDS:
-            try:
-                func = object.__getattribute__(self, "_function")
-            except AttributeError:
-                pass
-            else:
-                made = Layout._from_function(func)
-                for field in _FIELDS:
-                    object.__setattr__(self, field, getattr(made, field))
-                return object.__getattribute__(self, attr)
-        raise AttributeError(f"'Layout' object has no attribute {attr!r}")
 
     def _validate(self) -> None:
         seen = set()
@@ -480,7 +466,10 @@ class Layout:
         Raises :class:`TypeError` unless ``values`` is a tuple of
         ``len(names)`` items.
         """
-        access = self._get_access()
+        try:
+            access = self._access
+        except AttributeError:
+            access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("arguments", values, access.size, self.name)
         if access.slots is None:
@@ -496,7 +485,10 @@ class Layout:
         empty dict.  Raises :class:`TypeError` for a parameter without a
         default that is not given, and for a name that is not a parameter.
         """
-        access = self._get_access()
+        try:
+            access = self._access
+        except AttributeError:
+            access = self._get_access()
         if type(arguments) is not dict:
             arguments = dict(arguments)
         get = arguments.get
@@ -527,7 +519,10 @@ class Layout:
         :class:`TypeError` unless ``values`` is a tuple of ``len(names)``
         items, and for a name that is not a parameter.
         """
-        access = self._get_access()
+        try:
+            access = self._access
+        except AttributeError:
+            access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("replace", values, access.size, self.name)
         items = list(values)
@@ -555,7 +550,10 @@ class Layout:
         ``values`` is a tuple of ``len(names)`` items, and for a name in
         ``ignore`` that is not a parameter.
         """
-        access = self._get_access()
+        try:
+            access = self._access
+        except AttributeError:
+            access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("key", values, access.size, self.name)
         keys = access.keys
@@ -586,7 +584,10 @@ class Layout:
         :class:`TypeError` unless ``values`` is a tuple of ``len(names)``
         items, and when the call has no positional value.
         """
-        access = self._get_access()
+        try:
+            access = self._access
+        except AttributeError:
+            access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("instance", values, access.size, self.name)
         if access.first >= 0:
@@ -646,6 +647,24 @@ class ClassSignature:
 
             self.signature = inspect.signature(self.constructor)
         return self.signature
+
+
+class _DeferredLayout(Layout):
+    """A layout made by :meth:`Layout._deferred`, until its first use: the
+    fields are then read from the function, and it becomes a Layout (no
+    ``__getattr__`` stays in the way of a Layout's attribute reads)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, attr: str) -> Any:
+        # Called only for a slot not set: the fields, read now.
+        if attr in _FIELDS:
+            made = Layout._from_function(object.__getattribute__(self, "_function"))
+            for field in _FIELDS:
+                object.__setattr__(self, field, getattr(made, field))
+            object.__setattr__(self, "__class__", Layout)
+            return object.__getattribute__(self, attr)
+        raise AttributeError(f"'Layout' object has no attribute {attr!r}")
 
 
 PURE_VALUE_METHODS = {

@@ -36,8 +36,11 @@ cdef inline PyObject *_layout_slot(object layout, Py_ssize_t offset):
     return (<PyObject **>(<char *><PyObject *>layout + offset))[0]
 
 
+cdef PyTypeObject *_LAYOUT_TYPE = <PyTypeObject *>Layout
+
+
 cdef int _read_shape(object layout, _shape *shape) except -1:
-    if not isinstance(layout, Layout):
+    if Py_TYPE(layout) != _LAYOUT_TYPE and not PyObject_TypeCheck(layout, _LAYOUT_TYPE):
         raise TypeError(f"a Layout method needs a Layout, not {type(layout).__name__}")
     if _layout_slot(layout, _LAYOUT_NAMES) == NULL:
         getattr(layout, "names")  # a deferred layout: read from its function now
@@ -186,8 +189,7 @@ def _layout_key(layout, values, /, ignore=()):
     cdef _shape shape
     _check_values("key", layout, values, &shape)
     cdef PyObject *v = <PyObject *>values
-    cdef Py_ssize_t i, j, n_ignored, kept, slot
-    cdef bint varkw
+    cdef Py_ssize_t i, n_ignored
     if PyTuple_CheckExact(<PyObject *>ignore):
         names_ignored = ignore
     else:
@@ -204,44 +206,58 @@ def _layout_key(layout, values, /, ignore=()):
             _set_item(<PyObject *>result, i, PyTuple_GET_ITEM(v, i))
         _set_item(<PyObject *>result, shape.size - 1, <PyObject *>frozen)
         return result
-    cdef Py_ssize_t *slots = <Py_ssize_t *>PyMem_Malloc(n_ignored * sizeof(Py_ssize_t))
-    if slots == NULL:
-        raise MemoryError()
+    # The slots of the names ignored: on the stack for the usual few.
+    cdef Py_ssize_t few[8]
+    cdef Py_ssize_t *slots = few
+    if n_ignored > 8:
+        slots = <Py_ssize_t *>PyMem_Malloc(n_ignored * sizeof(Py_ssize_t))
+        if slots == NULL:
+            raise MemoryError()
     try:
-        kept = shape.size
-        for j in range(n_ignored):
-            slot = _slot_of(shape.names, shape.size,
-                            PyTuple_GET_ITEM(<PyObject *>names_ignored, j))
-            if slot < 0:
-                raise TypeError(f"{_name_of(layout)}() has no parameter "
-                                f"{names_ignored[j]!r}")
-            slots[j] = slot
-            for i in range(j):
-                if slots[i] == slot:
-                    break
-            else:
-                kept -= 1
-        varkw = shape.varkw_slot >= 0
-        for j in range(n_ignored):
-            if slots[j] == shape.varkw_slot:
-                varkw = False
-        if varkw:
-            frozen = PyFrozenSet_New((<object>PyTuple_GET_ITEM(v, shape.varkw_slot)).items())
-        result = PyTuple_New(kept)
-        kept = 0
-        for i in range(shape.size):
-            for j in range(n_ignored):
-                if slots[j] == i:
-                    break
-            else:
-                if i == shape.varkw_slot:
-                    _set_item(<PyObject *>result, kept, <PyObject *>frozen)
-                else:
-                    _set_item(<PyObject *>result, kept, PyTuple_GET_ITEM(v, i))
-                kept += 1
-        return result
+        return _key_without(layout, values, names_ignored, n_ignored, slots, &shape)
     finally:
-        PyMem_Free(slots)
+        if slots != few:
+            PyMem_Free(slots)
+
+
+cdef object _key_without(object layout, object values, object names_ignored,
+                         Py_ssize_t n_ignored, Py_ssize_t *slots, _shape *shape):
+    cdef PyObject *v = <PyObject *>values
+    cdef Py_ssize_t i, j, kept, slot
+    cdef bint varkw
+    kept = shape.size
+    for j in range(n_ignored):
+        slot = _slot_of(shape.names, shape.size,
+                        PyTuple_GET_ITEM(<PyObject *>names_ignored, j))
+        if slot < 0:
+            raise TypeError(f"{_name_of(layout)}() has no parameter "
+                            f"{names_ignored[j]!r}")
+        slots[j] = slot
+        for i in range(j):
+            if slots[i] == slot:
+                break
+        else:
+            kept -= 1
+    varkw = shape.varkw_slot >= 0
+    for j in range(n_ignored):
+        if slots[j] == shape.varkw_slot:
+            varkw = False
+    frozen = None
+    if varkw:
+        frozen = PyFrozenSet_New((<object>PyTuple_GET_ITEM(v, shape.varkw_slot)).items())
+    result = PyTuple_New(kept)
+    kept = 0
+    for i in range(shape.size):
+        for j in range(n_ignored):
+            if slots[j] == i:
+                break
+        else:
+            if i == shape.varkw_slot:
+                _set_item(<PyObject *>result, kept, <PyObject *>frozen)
+            else:
+                _set_item(<PyObject *>result, kept, PyTuple_GET_ITEM(v, i))
+            kept += 1
+    return result
 
 
 def _layout_instance(layout, values, /):
