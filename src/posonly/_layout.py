@@ -89,6 +89,13 @@ class Layout:
     ``__defaults__``; ``kwdefaults`` maps keyword-only names to their defaults,
     as in ``__kwdefaults__``.  An invalid layout raises :class:`ValueError`
     naming the problem; arguments of the wrong type raise :class:`TypeError`.
+
+    A call's values (the locals tuple a binder returns and a
+    :func:`~posonly.wrap` handler gets, in frame order) are read and changed
+    by name with :meth:`arguments` (a dict in signature order),
+    :meth:`values` (the way back), :meth:`replace` (an argument changed,
+    for ``proceed``), :meth:`key` (a hashable key of the call, for
+    memoizers) and :meth:`instance` (a method call's ``self``).
     """
 
     __slots__ = (

@@ -578,7 +578,8 @@ else:
         ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
         ``__dict__``), is a method on a class, a coroutine function when ``func``
         is one, and pickles by reference as a function does.  It holds no
-        per-call state.  In the pure-Python implementation a wrapper is a
+        per-call state.  ``wrapper.layout`` is the :class:`Layout` of the
+        values its handler gets.  In the pure-Python implementation a wrapper is a
         generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
         type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
         ``wrap(func, before=...)``.  For type checkers it is generic in the

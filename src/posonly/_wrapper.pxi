@@ -98,7 +98,8 @@ cdef class Wrapper:
     Looks as :func:`functools.wraps` would make it (``__wrapped__``,
     ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__dict__``),
     binds as a method on a class, is a coroutine function when the function
-    is, and pickles by reference as a function does.
+    is, and pickles by reference as a function does.  ``wrapper.layout`` is
+    the :class:`Layout` of the values its handler gets.
     """
 
     cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
