@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import operator
 import sys
 import types
 import unicodedata
@@ -479,9 +480,9 @@ class Layout:
             access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("arguments", values, access.size, self.name)
-        if access.slots is None:
+        if access.pick is None:
             return dict(zip(access.order, values))
-        return dict(zip(access.order, map(values.__getitem__, access.slots)))
+        return dict(zip(access.order, access.pick(values)))
 
     def values(self, arguments: Mapping[str, Any], /) -> Tuple[Any, ...]:
         """The locals tuple (frame order) of values given by parameter name.
@@ -563,19 +564,22 @@ class Layout:
             access = self._get_access()
         if type(values) is not tuple or len(values) != access.size:
             raise _bad_values("key", values, access.size, self.name)
-        keys = access.keys
-        try:
-            plan = keys[ignore]
-        except (KeyError, TypeError):
-            plan = access.key_plan(self, ignore)
+        if not ignore:
+            key = values
+            varkw = access.varkw >= 0
+        else:
+            keys = access.keys
             try:
-                if len(keys) >= 16:
-                    keys.clear()
-                keys[ignore] = plan
-            except TypeError:  # an unhashable iterable of names
-                pass
-        kept, varkw = plan
-        key = values if kept is None else tuple(map(values.__getitem__, kept))
+                pick, varkw = keys[ignore]
+            except (KeyError, TypeError):
+                pick, varkw = plan = access.key_plan(self, ignore)
+                try:
+                    if len(keys) >= 16:
+                        keys.clear()
+                    keys[ignore] = plan
+                except TypeError:  # an unhashable iterable of names
+                    pass
+            key = values if pick is None else pick(values)
         if varkw:
             return key[:-1] + (frozenset(key[-1].items()),)
         return key
@@ -695,10 +699,20 @@ def _bad_values(method: str, values: Any, size: int, name: str) -> TypeError:
     return TypeError(f"{method}() needs {size} values for {name}(), got {len(values)}")
 
 
+def _picker(slots: List[int]) -> Callable[[Tuple[Any, ...]], Tuple[Any, ...]]:
+    """A function of a tuple that returns the tuple of its items at ``slots``."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        (slot,) = slots
+        return lambda values: (values[slot],)
+    return lambda values: ()
+
+
 class _Access:
     """What :class:`Layout`'s methods on values need, made once per layout."""
 
-    __slots__ = ("size", "order", "slots", "index", "fill", "first", "varargs", "keys")
+    __slots__ = ("size", "order", "pick", "index", "fill", "first", "varargs", "varkw", "keys")
 
     def __init__(self, layout: Layout) -> None:
         names = layout.names
@@ -713,7 +727,8 @@ class _Access:
             order.append(size - 1)
         self.size = size
         self.order = tuple(names[i] for i in order)  # names in signature order
-        self.slots = None if order == list(range(size)) else tuple(order)
+        # The values in signature order: None when it is frame order.
+        self.pick = None if order == list(range(size)) else _picker(order)
         self.index = {name: i for i, name in enumerate(names)}
         first_default = argcount - len(layout.defaults)
         kwdefaults = dict(layout._kwdefaults)
@@ -728,17 +743,18 @@ class _Access:
         self.fill = tuple(fill)  # (name, default) in frame order
         self.first = 0 if argcount else -1
         self.varargs = total if layout.varargs is not None else -1
+        self.varkw = size - 1 if layout.varkw is not None else -1
         self.keys: Dict[Any, Tuple[Optional[Tuple[int, ...]], bool]] = {}
 
     def key_plan(self, layout: Layout, ignore: Iterable[str]) -> Tuple[Optional[Tuple[int, ...]], bool]:
-        """For :meth:`Layout.key`: the slots kept (None for all) and whether
-        the last is a ``**kwargs`` dict."""
+        """For :meth:`Layout.key`: what picks the values kept (None for
+        all) and whether the last is a ``**kwargs`` dict."""
         ignored = set()
         for name in ignore:
             slot = self.index.get(name)
             if slot is None:
                 raise TypeError(f"{layout.name}() has no parameter {name!r}")
             ignored.add(slot)
-        kept = tuple(i for i in range(self.size) if i not in ignored)
+        kept = [i for i in range(self.size) if i not in ignored]
         varkw = layout.varkw is not None and (self.size - 1) not in ignored
-        return (None if len(kept) == self.size else kept), varkw
+        return (None if len(kept) == self.size else _picker(kept)), varkw
