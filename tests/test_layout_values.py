@@ -105,6 +105,11 @@ def test_both_implementations_document_the_methods_alike():
         assert getattr(Layout, method).__doc__ == pure[method].__doc__
         assert getattr(Layout, method).__name__ == method
         assert getattr(Layout, method).__qualname__ == f"Layout.{method}"
+        assert inspect.signature(getattr(Layout, method)) == inspect.signature(pure[method])
+        layout = Layout.parse("a")
+        assert inspect.signature(getattr(layout, method)) == inspect.signature(
+            pure[method].__get__(layout)
+        )
 
 
 # -- differential: generated layouts and calls ------------------------------

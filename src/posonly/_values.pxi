@@ -8,6 +8,8 @@
 # of Layout's member descriptors, and need nothing made per layout: a
 # handler's call costs a C function call and the result's allocation.
 
+from posonly._layout import PURE_VALUE_METHODS
+
 cdef extern from "Python.h":
     object PyDict_New()
     object PyFrozenSet_New(object iterable)
@@ -277,7 +279,9 @@ for _function in (_layout_arguments, _layout_values, _layout_replace, _layout_ke
     _method_name = _function.__name__[len("_layout_"):]
     _function.__name__ = _method_name
     _function.__qualname__ = "Layout." + _method_name
-    _function.__module__ = "posonly"
-    _function.__doc__ = Layout.__dict__[_method_name].__doc__
+    # As the pure method answers help() and inspect.signature().
+    _function.__module__ = PURE_VALUE_METHODS[_method_name].__module__
+    _function.__doc__ = PURE_VALUE_METHODS[_method_name].__doc__
+    _function.__signature__ = _inspect_module.signature(PURE_VALUE_METHODS[_method_name])
     LAYOUT_METHODS[_method_name] = _function
 del _function, _method_name
