@@ -31,14 +31,14 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from posonly import Wrapper, wrap
 
-if TYPE_CHECKING or sys.version_info >= (3, 10):
+if sys.version_info >= (3, 10):
     from typing import ParamSpec
 else:
-    ParamSpec = TypeVar  # 3.9: annotations are never evaluated here
+    from typing_extensions import ParamSpec
 
 P = ParamSpec("P")
 R = TypeVar("R")
