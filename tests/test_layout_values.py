@@ -58,12 +58,15 @@ def _call(layout, rng):
 
 def _bound(func, args, kwargs):
     """inspect's binding of the call, defaults applied; None where inspect
-    refuses a call the interpreter accepts (PEP 570's corner)."""
+    and the interpreter disagree on it (PEP 570's corner: a positional-only
+    name passed by keyword, which each version of inspect binds its way)."""
     try:
         bound = inspect.signature(func).bind(*args, **kwargs)
     except TypeError:
         return None
     bound.apply_defaults()
+    if func(*bound.args, **bound.kwargs) != func(*args, **kwargs):
+        return None
     return bound
 
 

@@ -150,7 +150,8 @@ def test_revealed_types_have_public_names(mypy_output):
             revealed[int(match.group(2))] = match.group(3)
     assert set(revealed) == set(REVEALED), output
     for line, start in REVEALED.items():
-        assert revealed[line].startswith(start) and "._" not in revealed[line], revealed[line]
+        shown = revealed[line].replace("builtins.", "")  # older mypy qualifies builtins
+        assert shown.startswith(start) and "._" not in shown, revealed[line]
 
 
 def test_typing_check_holds_at_run_time(impl, monkeypatch):
