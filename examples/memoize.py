@@ -13,8 +13,9 @@
 the key is the call's values in parameter order, defaults filled in, so every
 way of passing the same values is one entry; parameters named in ``ignore``
 are left out of the key.  ``wrap(func, around=...)`` analyses the signature
-once, at decoration time; each call hands the locals tuple to the cache, which
-calls ``func`` through ``proceed`` only on a miss.  As with ``lru_cache``, every value in the key must be
+once, at decoration time; each call hands the locals tuple to the cache, keyed
+by ``wrapper.layout.key(values, ignore)``, which calls ``func`` through
+``proceed`` only on a miss.  As with ``lru_cache``, every value in the key must be
 hashable; a call that does not fit the signature raises the interpreter's own
 ``TypeError``.  The cache is unbounded.
 
@@ -36,11 +37,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Collection, Hashable, TypeVar, cast
+import sys
+from typing import Any, Callable, Collection, Hashable, TypeVar
 
-from posonly import Layout, wrap
+from posonly import Wrapper, wrap
 
-F = TypeVar("F", bound=Callable[..., Any])
+if sys.version_info >= (3, 10):
+    from typing import ParamSpec
+else:
+    from typing_extensions import ParamSpec
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _check_ignored(func: Callable[..., Any], names: Collection[str], ignore: Collection[str]) -> None:
@@ -49,45 +57,40 @@ def _check_ignored(func: Callable[..., Any], names: Collection[str], ignore: Col
             raise TypeError(f"memoize(): {func.__qualname__}() has no parameter {name!r}")
 
 
-def memoize(*, ignore: Collection[str] = ()) -> Callable[[F], F]:
+def memoize(*, ignore: Collection[str] = ()) -> Callable[[Callable[P, R]], Wrapper[P, R]]:
     """Cache the function's results by bound call, leaving ``ignore`` out of the key."""
+    ignored = tuple(ignore)
 
-    def decorate(func: F) -> F:
-        layout = Layout.from_callable(func)
-        _check_ignored(func, layout.names, ignore)
-        # The locals tuple itself is the key unless a slot must be left out
-        # or is a ``**kwargs`` dict, which is keyed by its items.
-        keep = [i for i, name in enumerate(layout.names) if name not in ignore]
-        whole = len(keep) == len(layout.names)
-        varkw = layout.varkw is not None and layout.varkw not in ignore
-        cache: dict[Hashable, Any] = {}
+    def decorate(func: Callable[P, R]) -> Wrapper[P, R]:
+        cache: dict[Hashable, R] = {}
 
-        def cached(proceed: Callable[[tuple[Any, ...]], Any], values: tuple[Any, ...]) -> Any:
-            key = values if whole else tuple([values[i] for i in keep])
-            if varkw:
-                key = key[:-1] + (frozenset(key[-1].items()),)
+        def cached(proceed: Callable[[tuple[Any, ...]], R], values: tuple[Any, ...]) -> R:
+            key = layout.key(values, ignored)
             try:
                 return cache[key]
             except KeyError:
                 result = cache[key] = proceed(values)
                 return result
 
-        return cast(F, wrap(func, around=cached))
+        wrapper = wrap(func, around=cached)
+        layout = wrapper.layout
+        _check_ignored(func, layout.names, ignored)
+        return wrapper
 
     return decorate
 
 
-def memoize_with_inspect(*, ignore: Collection[str] = ()) -> Callable[[F], F]:
+def memoize_with_inspect(*, ignore: Collection[str] = ()) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """:func:`memoize`, written with :meth:`inspect.Signature.bind`."""
 
-    def decorate(func: F) -> F:
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(func)
         _check_ignored(func, signature.parameters, ignore)
         varkw = [p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD]
-        cache: dict[Hashable, Any] = {}
+        cache: dict[Hashable, R] = {}
 
         @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             key = tuple(
@@ -101,7 +104,7 @@ def memoize_with_inspect(*, ignore: Collection[str] = ()) -> Callable[[F], F]:
                 result = cache[key] = func(*args, **kwargs)
                 return result
 
-        return cast(F, wrapper)
+        return wrapper
 
     return decorate
 
@@ -125,8 +128,9 @@ def make_decorated(kind: str) -> Callable[..., Any]:
     """``area`` decorated by ``kind``: ``"posonly"``, ``"inspect"`` or ``"plain"``."""
     if kind == "plain":
         return area
-    decorator = {"posonly": posonly_version, "inspect": inspect_version}[kind]
-    return decorator(ignore=SAMPLE_IGNORE)(area)
+    if kind == "posonly":
+        return posonly_version(ignore=SAMPLE_IGNORE)(area)
+    return {"inspect": inspect_version}[kind](ignore=SAMPLE_IGNORE)(area)
 
 
 def demo() -> None:

@@ -13,7 +13,7 @@ Every call is recorded the same way however its arguments were passed: a dict
 of every parameter in signature order, defaults filled in, ``*args`` as a
 tuple and ``**kwargs`` as a dict.  ``wrap(func, before=...)`` analyses the
 signature once, at decoration time; each call hands the locals tuple to the
-recorder, which names them.  A call that does not fit the signature raises
+recorder, which names them with ``wrapper.layout.arguments(values)``.  A call that does not fit the signature raises
 the interpreter's own ``TypeError`` and is not recorded.
 
 Two versions of the same decorator, for comparison (``python -m posonly bench``
@@ -33,11 +33,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, NamedTuple, TypeVar, cast
+import sys
+from typing import Any, Callable, NamedTuple, TypeVar
 
-from posonly import Layout, wrap
+from posonly import Wrapper, wrap
 
-F = TypeVar("F", bound=Callable[..., Any])
+if sys.version_info >= (3, 10):
+    from typing import ParamSpec
+else:
+    from typing_extensions import ParamSpec
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Call(NamedTuple):
@@ -50,44 +57,36 @@ class Call(NamedTuple):
 Record = Callable[[Call], object]
 
 
-def trace(record: Record) -> Callable[[F], F]:
+def trace(record: Record) -> Callable[[Callable[P, R]], Wrapper[P, R]]:
     """Pass a :class:`Call` to ``record`` before each call of the function."""
 
-    def decorate(func: F) -> F:
-        layout = Layout.from_callable(func)
-        name = func.__qualname__
-        # Each parameter's slot in the locals tuple, in signature order.
-        slots = {n: i for i, n in enumerate(layout.names)}
-        order = [(n, slots[n]) for n in layout.posonly + layout.positional]
-        if layout.varargs is not None:
-            order.append((layout.varargs, slots[layout.varargs]))
-        order += [(n, slots[n]) for n in layout.kwonly]
-        if layout.varkw is not None:
-            order.append((layout.varkw, slots[layout.varkw]))
-
+    def decorate(func: Callable[P, R]) -> Wrapper[P, R]:
         def before(values: tuple[Any, ...]) -> None:
-            record(Call(name, {n: values[i] for n, i in order}))
+            record(Call(name, arguments(values)))
 
-        return cast(F, wrap(func, before=before))
+        wrapper = wrap(func, before=before)
+        name = func.__qualname__
+        arguments = wrapper.layout.arguments  # by name, in signature order
+        return wrapper
 
     return decorate
 
 
-def trace_with_inspect(record: Record) -> Callable[[F], F]:
+def trace_with_inspect(record: Record) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """:func:`trace`, written with :meth:`inspect.Signature.bind`."""
 
-    def decorate(func: F) -> F:
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(func)
         name = func.__qualname__
 
         @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             record(Call(name, bound.arguments))
             return func(*args, **kwargs)
 
-        return cast(F, wrapper)
+        return wrapper
 
     return decorate
 
@@ -112,13 +111,14 @@ def make_decorated(kind: str) -> Callable[..., Any]:
     """
     if kind == "plain":
         return fetch
-    decorator = {"posonly": posonly_version, "inspect": inspect_version}[kind]
     last: list[Call] = []
 
     def keep_last(call: Call) -> None:
         last[:] = [call]
 
-    return decorator(keep_last)(fetch)
+    if kind == "posonly":
+        return posonly_version(keep_last)(fetch)
+    return {"inspect": inspect_version}[kind](keep_last)(fetch)
 
 
 def demo() -> None:

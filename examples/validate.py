@@ -30,11 +30,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, TypeVar, cast
+import sys
+from typing import Any, Callable, TypeVar
 
-from posonly import Layout, wrap
+from posonly import Wrapper, wrap
 
-F = TypeVar("F", bound=Callable[..., Any])
+if sys.version_info >= (3, 10):
+    from typing import ParamSpec
+else:
+    from typing_extensions import ParamSpec
+
+P = ParamSpec("P")
+R = TypeVar("R")
 Rule = Callable[[Any], bool]
 
 
@@ -53,33 +60,33 @@ def _check_rule_names(func: Callable[..., Any], names: tuple[str, ...], rules: d
             raise TypeError(f"validate(): {func.__qualname__}() has no parameter {name!r}")
 
 
-def validate(**rules: Rule) -> Callable[[F], F]:
+def validate(**rules: Rule) -> Callable[[Callable[P, R]], Wrapper[P, R]]:
     """Check the named parameters' values with ``rules`` on every call."""
 
-    def decorate(func: F) -> F:
-        names = Layout.from_callable(func).names  # the order of the locals tuple
-        _check_rule_names(func, names, rules)
-        checks = [(names.index(name), name, rule) for name, rule in rules.items()]
-
+    def decorate(func: Callable[P, R]) -> Wrapper[P, R]:
         def check(values: tuple[Any, ...]) -> None:
             for index, name, rule in checks:
                 if not rule(values[index]):
                     raise ValidationError(func.__qualname__, name, values[index])
 
-        return cast(F, wrap(func, before=check))
+        wrapper = wrap(func, before=check)
+        names = wrapper.layout.names  # the order of the values
+        _check_rule_names(func, names, rules)
+        checks = [(names.index(name), name, rule) for name, rule in rules.items()]
+        return wrapper
 
     return decorate
 
 
-def validate_with_inspect(**rules: Rule) -> Callable[[F], F]:
+def validate_with_inspect(**rules: Rule) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """:func:`validate`, written with :meth:`inspect.Signature.bind`."""
 
-    def decorate(func: F) -> F:
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(func)
         _check_rule_names(func, tuple(signature.parameters), rules)
 
         @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             for name, rule in rules.items():
@@ -88,7 +95,7 @@ def validate_with_inspect(**rules: Rule) -> Callable[[F], F]:
                     raise ValidationError(func.__qualname__, name, value)
             return func(*args, **kwargs)
 
-        return cast(F, wrapper)
+        return wrapper
 
     return decorate
 
@@ -110,8 +117,9 @@ def make_decorated(kind: str) -> Callable[..., Any]:
     """``pay`` decorated by ``kind``: ``"posonly"``, ``"inspect"`` or ``"plain"``."""
     if kind == "plain":
         return pay
-    decorator = {"posonly": posonly_version, "inspect": inspect_version}[kind]
-    return decorator(**SAMPLE_RULES)(pay)
+    if kind == "posonly":
+        return posonly_version(**SAMPLE_RULES)(pay)
+    return {"inspect": inspect_version}[kind](**SAMPLE_RULES)(pay)
 
 
 def demo() -> None:

@@ -42,9 +42,48 @@ MISTAKES = textwrap.dedent(
     bind(1, 2, 3)
     bind.arguments(b=2)
     missing: int = posonly.MISSING
+    from typing import Any, Callable, TypeVar
+    from typing_extensions import ParamSpec
+    P = ParamSpec("P")
+    R = TypeVar("R")
+    def deco(func: Callable[P, R]) -> posonly.Wrapper[P, R]:
+        return posonly.wrap(func, before=print)
+    class K:
+        @deco
+        def m(self, x: int) -> int: return x
+        @classmethod
+        @deco
+        def c(cls, x: int) -> int: return x
+        @staticmethod
+        @deco
+        def s(x: int) -> int: return x
+    K().m("x")
+    K().m(1, 2)
+    K.m(K(), "x")
+    K.c("x")
+    K().c(x="x")
+    K().s("x")
+    K.s(1, 2)
+    text2: str = K().m(1)
+    async def co(n: int) -> str: return ""
+    async def around(proceed: Callable[[tuple[Any, ...]], Any], values: tuple[Any, ...]) -> str:
+        return ""
+    async_wrapper = posonly.wrap(co, around=around)
+    pending = async_wrapper("x")
+    layout = bind.layout
+    layout.replace((1,), 2)
+    count2: int = layout.arguments((1, 2))
+    reveal_type(posonly.wrap(f, before=print))
+    reveal_type(binder(f))
+    reveal_type(K().m)
     """
 )
-MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22}
+# Calls through methods (instance, class and static) and an async handler:
+# each wrong call is caught, the async around= handler accepted (line 49).
+MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22} | {
+    38, 39, 40, 41, 42, 43, 44, 45, 50, 52, 53,
+}
+REVEALED = {54: "posonly.Wrapper[", 55: "posonly.Binder[", 56: "def (x: int) -> int"}
 
 
 def _mypy_available() -> bool:
@@ -100,6 +139,19 @@ def test_mypy_catches_every_misuse_of_the_public_api(mypy_output):
     mistakes_name, output = mypy_output
     errors = _errors(output, lambda name: name == mistakes_name)
     assert {line for _, line, _ in errors} == MISTAKE_LINES, output
+
+
+def test_revealed_types_have_public_names(mypy_output):
+    mistakes_name, output = mypy_output
+    revealed = {}
+    for line in output.splitlines():
+        match = re.match(r"(.+?):(\d+): note: Revealed type is \"(.*)\"", line)
+        if match and Path(match.group(1)).name == mistakes_name:
+            revealed[int(match.group(2))] = match.group(3)
+    assert set(revealed) == set(REVEALED), output
+    for line, start in REVEALED.items():
+        shown = revealed[line].replace("builtins.", "")  # older mypy qualifies builtins
+        assert shown.startswith(start) and "._" not in shown, revealed[line]
 
 
 def test_typing_check_holds_at_run_time(impl, monkeypatch):

@@ -7,13 +7,18 @@ states stays true at run time, under both implementations.
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from typing import Any, Callable, Literal, Mapping, Optional
+from typing import Any, Callable, Coroutine, Hashable, Literal, Mapping, Optional, TypeVar
 
 if sys.version_info >= (3, 11):
     from typing import assert_type
 else:
     from typing_extensions import assert_type
+if sys.version_info >= (3, 10):
+    from typing import ParamSpec
+else:
+    from typing_extensions import ParamSpec
 
 import posonly
 from posonly import MISSING, Binder, Layout, Wrapper, binder, wrap
@@ -30,6 +35,62 @@ def g(*args: int, **kwargs: int) -> int:
 class Counter:
     def add(self, n: int = 1) -> int:
         return n
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+CALLS: list[dict[str, Any]] = []
+
+
+def traced(func: Callable[P, R]) -> Wrapper[P, R]:
+    """A generic decorator: the wrapper keeps the function's types."""
+
+    def record(values: tuple[Any, ...]) -> None:
+        CALLS.append(wrapper.layout.arguments(values))
+
+    wrapper = wrap(func, before=record)
+    return wrapper
+
+
+def retried(func: Callable[P, Coroutine[Any, Any, R]]) -> Wrapper[P, Coroutine[Any, Any, R]]:
+    """A generic decorator of coroutine functions with an async around handler."""
+
+    async def around(
+        proceed: Callable[[tuple[Any, ...]], Coroutine[Any, Any, R]], values: tuple[Any, ...]
+    ) -> R:
+        try:
+            return await proceed(values)
+        except ValueError:
+            return await proceed(wrapper.layout.replace(values, n=0))
+
+    wrapper = wrap(func, around=around)
+    return wrapper
+
+
+class Account:
+    def __init__(self, balance: int = 0) -> None:
+        self.balance = balance
+
+    @traced
+    def deposit(self, amount: int) -> int:
+        self.balance += amount
+        return self.balance
+
+    @classmethod
+    @traced
+    def opened(cls, balance: int) -> "Account":
+        return cls(balance)
+
+    @staticmethod
+    @traced
+    def fee(amount: int) -> int:
+        return amount // 100
+
+    @retried
+    async def fetch(self, n: int) -> str:
+        if n < 0:
+            raise ValueError(n)
+        return "x" * n
 
 
 def check() -> None:
@@ -102,10 +163,35 @@ def check() -> None:
     wrapped_g: Callable[..., int] = wrap(g, before=seen.append)
     assert wrapped_g(1, x=2) == 3
 
-
     static = posonly.wrap(staticmethod(g), before=seen.append)
     assert isinstance(static, staticmethod)
     assert static.__func__(1, x=2) == 3
+
+    # Calls through Wrapper.__get__: a method's wrapper, bound to the
+    # instance or the class, checks the rest of the parameters.
+    CALLS.clear()
+    account = Account()
+    assert_type(account.deposit(5), int)
+    assert_type(Account.deposit(account, 5), int)
+    assert_type(Account.opened(7), Account)
+    assert_type(account.opened(7), Account)
+    assert_type(Account.fee(300), int)
+    assert_type(account.fee(300), int)
+    assert account.balance == 10 and Account.opened(7).balance == 7 and account.fee(300) == 3
+    assert CALLS[0] == {"self": account, "amount": 5}
+    assert_type(asyncio.run(account.fetch(2)), str)
+    assert asyncio.run(account.fetch(-1)) == ""
+
+    # A handler's view of the values.
+    wrapper = wrap(f, before=seen.append)
+    assert_type(wrapper.layout, Layout)
+    named = wrapper.layout.arguments(values)
+    assert_type(named, dict[str, Any])
+    assert_type(wrapper.layout.values(named), tuple[Any, ...])
+    assert_type(wrapper.layout.replace(values, c=0), tuple[Any, ...])
+    assert_type(wrapper.layout.key(values, ignore=("a",)), Hashable)
+    assert_type(wrapper.layout.instance(values), Any)
+    assert wrapper.layout.values(named) == values
 
 
 if __name__ == "__main__":

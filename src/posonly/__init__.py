@@ -35,24 +35,89 @@ __all__ = [
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    # One source of truth for types: the pure twin carries the annotations,
-    # and the compiled Binder and Wrapper have the same API.
-    from ._bind_py import Binder as Binder
-    from ._wrap_py import Wrapper as Wrapper
+    # What type checkers see: the types as the public names (a revealed
+    # type reads posonly.Wrapper[...], not a private module's), with the API
+    # both implementations have.
+    from typing import Dict, Generic, Optional, Tuple, Type
+
+    from typing_extensions import Concatenate, ParamSpec
+
     from ._wrap_py import wrap as wrap
+
+    _P = ParamSpec("_P")
+    _P2 = ParamSpec("_P2")
+    _R = TypeVar("_R")
+    _T = TypeVar("_T")
+    _Values = Tuple[Any, ...]
+
+    class Binder(Generic[_P]):
+        """Binds call arguments to a layout's parameters, as the interpreter does."""
+
+        @property
+        def layout(self) -> Layout: ...
+        def __new__(cls, layout: Layout) -> "Binder[...]": ...
+        def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> _Values: ...
+        def bind(self, args: Any = (), kwargs: Any = None) -> _Values: ...
+        def vectorcall(self, stack: Any, kwnames: Any = None) -> _Values: ...
+        def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> _Values: ...
+        def arguments(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Dict[str, Any]: ...
+        def apply(self, func: Callable[..., Any], values: _Values) -> Any: ...
+        def __get__(self, instance: Any, owner: Any = None) -> "Binder[_P]": ...
+
+    class Wrapper(Generic[_P, _R]):
+        """What :func:`wrap` returns: generic in the function's parameters
+        and return type."""
+
+        __wrapped__: Callable[_P, _R]
+        __name__: str
+        __qualname__: str
+
+        def __init__(
+            self,
+            func: Callable[_P, _R],
+            *,
+            before: Optional[Callable[[_Values], object]] = None,
+            around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+        ) -> None: ...
+
+        @property
+        def layout(self) -> Layout:
+            """The :class:`Layout` of the values a handler gets."""
+
+        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+
+        # On a class, a wrapper is a method: on an instance it is bound (its
+        # first parameter filled), so that calls through an instance are
+        # checked; a classmethod's function is bound to the class.
+        @overload
+        def __get__(  # type: ignore[misc]
+            self: Callable[Concatenate[Type[_T], _P2], _R],
+            instance: Optional[_T],
+            owner: Optional[Type[_T]] = None,
+        ) -> Callable[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: None, owner: Optional[type] = None) -> "Wrapper[_P, _R]": ...
+        @overload
+        def __get__(
+            self: Callable[Concatenate[_T, _P2], _R], instance: _T, owner: Optional[type] = None
+        ) -> Callable[_P2, _R]: ...
+        @overload
+        def __get__(self, instance: object, owner: Optional[type] = None) -> "Wrapper[_P, _R]": ...
+        def __get__(self, instance: Any, owner: Any = None) -> Any: ...
+
 else:
     Binder = _impl.Binder
     Wrapper = _impl.Wrapper
     wrap = _impl.wrap
+    # Layout's methods on a call's values: the implementation's own.
+    for _name, _method in _impl.layout_methods.items():
+        setattr(Layout, _name, _method)
+    del _name, _method
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _impl.compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
 
-if TYPE_CHECKING:
-    from typing_extensions import ParamSpec
-
-    _P = ParamSpec("_P")
-else:
+if not TYPE_CHECKING:
     _P = TypeVar("_P")
 
 

@@ -11,7 +11,9 @@ C calls):
   twin of ``_dropin_py`` (``bind_signature``, ``bound_args``,
   ``bound_kwargs``, ``apply_defaults``, ``function_signature``);
 - ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
-  type in Cython, its calls in C).
+  type in Cython, its calls in C);
+- ``_values.pxi``: ``Layout``'s methods on a call's values (``arguments``,
+  ``values``, ``replace``, ``key``, ``instance``), compiled.
 
 Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
 array and the keyword names straight to ``posonly_binder_vectorcall`` (C, in
@@ -38,7 +40,7 @@ from posonly._common import (
     FUNCTION_BINDERS, NO_DEFAULT, CallAttribute, Plan, binder_arguments,
     descriptor_refused, make_binder, wrapper_arguments,
 )
-from posonly._layout import MISSING, WRAPPER_TYPES, Layout
+from posonly._layout import MISSING, WRAPPER_TYPES, ClassSignature, Layout
 
 cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc
@@ -155,3 +157,4 @@ include "_binder.pxi"
 include "_dropin.pxi"
 include "_create.pxi"
 include "_wrapper.pxi"
+include "_values.pxi"

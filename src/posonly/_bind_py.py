@@ -35,9 +35,13 @@ from ._common import (
     placeholder_layout,
     plain_function,
 )
-from ._layout import MISSING, Layout
+from ._layout import MISSING, PURE_VALUE_METHODS, ClassSignature, Layout
 
-__all__ = ["Binder"]
+__all__ = ["Binder", "LAYOUT_METHODS"]
+
+LAYOUT_METHODS: Dict[str, Callable[..., Any]] = dict(PURE_VALUE_METHODS)
+"""Layout's methods on a call's values, as this implementation makes them
+(the pure ones are Layout's own; the compiled module has its twins)."""
 
 _EMPTY: Any = object()  # a local not filled yet
 
@@ -498,3 +502,6 @@ class Binder(_Partial, Generic[_P]):
 
 
 FUNCTION_BINDERS[Binder] = binder_of_function
+# inspect.signature(Binder): its arguments, as the compiled class answers.
+Binder.__signature__ = ClassSignature(_binder_arguments)  # type: ignore[attr-defined]
+

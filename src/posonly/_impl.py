@@ -3,7 +3,8 @@
 the compiled module if it imports; else the pure twins.
 
 ``extension`` is the compiled module, or None where the pure twins are in
-use; ``Binder``, ``Wrapper`` and ``wrap`` are the chosen implementation's,
+use; ``Binder``, ``Wrapper``, ``wrap`` and ``layout_methods`` (Layout's
+methods on a call's values) are the chosen implementation's,
 and ``dropin`` is the drop-in's core (``_bind`` or ``_dropin_py``)."""
 
 from __future__ import annotations
@@ -30,12 +31,15 @@ compiled = extension is not None
 Binder: Any
 Wrapper: Any
 wrap: Any
+layout_methods: Any
 dropin: Any
 if extension is not None:
     Binder, Wrapper, wrap = extension.Binder, extension.Wrapper, extension.wrap
+    layout_methods = extension.LAYOUT_METHODS
     dropin = extension
 else:
     from . import _dropin_py
+    from ._bind_py import LAYOUT_METHODS as layout_methods  # noqa: F401
     from ._bind_py import Binder  # noqa: F401  (the chosen implementation's names)
     from ._wrap_py import Wrapper, wrap  # noqa: F401
 

@@ -57,7 +57,7 @@ from ._common import (
     plain_function,
     wrapper_arguments,
 )
-from ._layout import MISSING, Layout, advertises, resolve
+from ._layout import MISSING, ClassSignature, Layout, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -240,7 +240,10 @@ exec(  # noqa: S102 - fixed source
 _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
 
 
-def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
+def _forwarding_wrapper(
+    func: Any, before: Callable[[Tuple[Any, ...]], Any]
+) -> Tuple[types.FunctionType, Layout]:
+    """The wrapper and the layout of its values."""
     from ._bind_py import Binder
 
     bind = make_binder(Binder, func)
@@ -248,7 +251,7 @@ def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> 
     name = bind.layout.name
     wrapper.__qualname__ = name
     wrapper.__name__ = name.rpartition(".")[2]
-    return wrapper
+    return wrapper, bind._plan.output
 
 
 def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
@@ -496,9 +499,11 @@ def wrap(
     forwarding = generated is None and before is not None and not (
         type(func) is types.FunctionType and not advertises(func)
     )
-    if forwarding:
-        generated = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
-    elif generated is None:
+    if generated is not None:
+        layout = Layout._deferred(func)  # read from func on first use
+    elif forwarding:
+        generated, layout = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
+    else:
         call = resolve(func)
         plan = Plan(call.layout, call)
         shape = _Shape(plan)
@@ -507,7 +512,10 @@ def wrap(
         mark = _OF_FUNCTION if not bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
         generated = _wrapper_function(shape, func, before, around, mark)
         _name_generated(generated, call.layout, func)
+        layout = plan.output
     functools.update_wrapper(generated, func)
+    # wrapper.layout: the layout of the values the handler gets.
+    generated.layout = layout  # type: ignore[attr-defined]
     if forwarding:
         # inspect.signature(w, follow_wrapped=False): the signature bound.
         generated.__signature__ = inspect.signature(func)  # type: ignore[attr-defined]
@@ -556,28 +564,8 @@ class _WrapperType(type):
 
 
 if TYPE_CHECKING:
-
-    class Wrapper(Generic[_P, _R]):
-        """What :func:`wrap` returns, as type checkers see it: generic in the
-        function's parameters and return type (no metaclass in the way of
-        its constructor's types)."""
-
-        __wrapped__: Callable[_P, _R]
-        __name__: str
-        __qualname__: str
-
-        def __init__(
-            self,
-            func: Callable[_P, _R],
-            *,
-            before: Optional[_Before] = None,
-            around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
-        ) -> None: ...
-
-        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
-
-        def __get__(self, instance: Any, owner: Any = None) -> Any: ...
-
+    # The type as type checkers see it, under its public name.
+    from . import Wrapper as Wrapper
 else:
 
     class Wrapper(Generic[_P, _R], metaclass=_WrapperType):
@@ -588,7 +576,8 @@ else:
         ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``,
         ``__dict__``), is a method on a class, a coroutine function when ``func``
         is one, and pickles by reference as a function does.  It holds no
-        per-call state.  In the pure-Python implementation a wrapper is a
+        per-call state.  ``wrapper.layout`` is the :class:`Layout` of the
+        values its handler gets.  In the pure-Python implementation a wrapper is a
         generated function (see ``posonly._wrap_py``), and ``Wrapper`` is the
         type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
         ``wrap(func, before=...)``.  For type checkers it is generic in the
@@ -603,3 +592,12 @@ else:
             # As the compiled class's: the subscript names the same class (3.9
             # has no ParamSpec for typing's own checks to accept).
             return types.GenericAlias(cls, item)
+
+        # inspect.signature(Wrapper): wrap's arguments, as the compiled class
+        # answers (no instance of this class is ever made).
+        __signature__ = ClassSignature(_wrapper_arguments)
+
+
+# inspect.signature(wrap), as the compiled wrap answers: the parameters
+# without the annotations, which are for type checkers.
+wrap.__signature__ = inspect.signature(wrapper_arguments("wrap"))  # type: ignore[attr-defined]

@@ -98,7 +98,8 @@ cdef class Wrapper:
     Looks as :func:`functools.wraps` would make it (``__wrapped__``,
     ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__dict__``),
     binds as a method on a class, is a coroutine function when the function
-    is, and pickles by reference as a function does.
+    is, and pickles by reference as a function does.  ``wrapper.layout`` is
+    the :class:`Layout` of the values its handler gets.
     """
 
     cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
@@ -201,18 +202,20 @@ cdef class Wrapper:
             return self
         return MethodType(self, instance)
 
-    @property
-    def __signature__(self):
-        # The signature bound, as inspect gives it for the function (with
-        # its annotations): what inspect.signature(w, follow_wrapped=False)
-        # answers for a functools.wraps wrapper and for the pure twin's.
-        return _inspect_module.signature(self._func)
-
     @classmethod
     def __class_getitem__(cls, item):
         # Generic for type checkers (the pure twin's annotations): the
         # subscript names the same class, as typing's aliases do.
         return _GenericAlias(cls, item)
+
+    @property
+    def layout(self):
+        """The :class:`Layout` of the values a handler gets: the signature
+        bound (for a bound method's wrapper, without ``self``, which the
+        values leave out).  Its methods read the values by name
+        (:meth:`Layout.arguments`, :meth:`Layout.replace`,
+        :meth:`Layout.key`, :meth:`Layout.instance`)."""
+        return (<Binder>self._binder)._get_plan().output
 
     @property
     def _posonly_call(self):
@@ -263,6 +266,20 @@ def wrap(*args, **kwargs):
         return type(func)(wrap(func.__func__, before=before, around=around))
     return Wrapper(_PARSED, func, before, around)
 
+
+def _wrapper_signature(Wrapper wrapper):
+    # The signature bound, as inspect gives it for the function (with its
+    # annotations): what inspect.signature(w, follow_wrapped=False) answers
+    # for a functools.wraps wrapper and for the pure twin's.
+    return _inspect_module.signature(wrapper._func)
+
+
+# inspect.signature of the classes and of wrap, as the pure twin's answer.
+wrap.__signature__ = _inspect_module.signature(_wrap_arguments)
+posonly_set_type_attribute(<PyTypeObject *>Wrapper, "__signature__",
+                           ClassSignature(_wrapper_arguments, _wrapper_signature))
+posonly_set_type_attribute(<PyTypeObject *>Binder, "__signature__",
+                           ClassSignature(_binder_arguments))
 
 WRAPPER_TYPES.append(Wrapper)
 posonly_set_type_attribute(<PyTypeObject *>Wrapper, "__call__", CallAttribute())
