@@ -688,11 +688,125 @@ cdef inline bint _no_keywords(PyObject *kwnames) noexcept:
 
 
 cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint partial):
+    """``Signature.bind``/``bind_partial`` called with the caller's array:
+    ``args[0]`` is the signature.  A call that binds without a doubt is
+    bound straight from the array and ``kwnames``; any other (errors above
+    all) goes the way of ``bind_signature``, with inspect's messages."""
     cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
     if nargs < 1:
         return _R_CALL
-    return _bind_core(<object>args[0], _tuple_from_array(args + 1, nargs - 1),
+    sig = <object>args[0]
+    if not _readable(sig):
+        return _R_SIGNATURE_CLASS
+    cdef PyObject *params = _parameters_dict(sig)
+    if params == NULL:
+        return _R_SIGNATURE_CLASS
+    cdef _param stack[_ON_STACK]
+    cdef Py_ssize_t size = PyDict_GET_SIZE(params)
+    if size <= _ON_STACK:
+        held = <object>params  # the parameters stay alive while their pointers are used
+        if _read_parameters(params, stack, size) == size:
+            arguments = _bind_fast(stack, size, args + 1, nargs - 1, kwnames, partial)
+            if arguments is not None:
+                return _bound_arguments(sig, arguments)
+    return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
                       _kwargs_dict(args + nargs, kwnames), partial)
+
+
+cdef enum:
+    _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object _bind_fast(_param *p, Py_ssize_t count, PyObject **args, Py_ssize_t nargs,
+                       PyObject *kwnames, bint partial):
+    """The arguments (a dict) inspect's ``_bind`` gives for a call that it
+    binds without a problem, read from the caller's array; None for any
+    other call, and for parameters out of inspect's order, which the
+    general way answers.  The dict is filled in inspect's order: the
+    positionals, ``*args`` when extra positionals were given, the
+    parameters given by keyword in the signature's order, then
+    ``**kwargs`` with the keywords left, in the call's order."""
+    cdef Py_ssize_t i, j, npos = 0, nkw = 0, given, matched = 0
+    cdef Py_ssize_t varargs = -1, varkw = -1
+    cdef int kind, last = -1
+    cdef int equal
+    cdef PyObject *key
+    cdef char taken[_MAX_FAST_KEYWORDS]
+    for i in range(count):
+        kind = p[i].kind
+        if kind < last or (kind == last and (kind == VAR_POSITIONAL or kind == VAR_KEYWORD)):
+            return None
+        if not PyUnicode_CheckExact(p[i].name):
+            return None
+        last = kind
+        if kind == POSITIONAL_ONLY or kind == POSITIONAL_OR_KEYWORD:
+            npos += 1
+        elif kind == VAR_POSITIONAL:
+            varargs = i
+        elif kind == VAR_KEYWORD:
+            varkw = i
+    if nargs > npos and varargs < 0:
+        return None  # too many positional arguments
+    if kwnames != NULL:
+        nkw = PyTuple_GET_SIZE(kwnames)
+        if nkw > _MAX_FAST_KEYWORDS:
+            return None
+    cdef dict arguments = {}
+    given = nargs if nargs < npos else npos
+    for i in range(given):
+        PyDict_SetItem(<PyObject *>arguments, p[i].name, args[i])
+    if nargs > npos:
+        extra = _tuple_from_array(args + npos, nargs - npos)
+        PyDict_SetItem(<PyObject *>arguments, p[varargs].name, <PyObject *>extra)
+    if nkw == 0:
+        if not partial:
+            for i in range(given, count):
+                kind = p[i].kind
+                if kind != VAR_POSITIONAL and kind != VAR_KEYWORD and p[i].default == <PyObject *>_empty:
+                    return None  # missing
+        return arguments
+    cdef PyObject **kwvalues = args + nargs
+    for j in range(nkw):
+        taken[j] = 0
+    for i in range(count):
+        kind = p[i].kind
+        if kind == VAR_POSITIONAL or kind == VAR_KEYWORD:
+            continue
+        if i < given and kind == POSITIONAL_ONLY:
+            continue  # a keyword of its name is one for **kwargs
+        # The keyword naming this parameter, if any: by identity, then by value.
+        for j in range(nkw):
+            if PyTuple_GET_ITEM(kwnames, j) == p[i].name:
+                break
+        else:
+            for j in range(nkw):
+                key = PyTuple_GET_ITEM(kwnames, j)
+                if not PyUnicode_CheckExact(key):
+                    return None
+                equal = posonly_str_eq(key, p[i].name)
+                if equal:
+                    break
+            else:
+                j = -1
+        if j >= 0:
+            if i < given or kind == POSITIONAL_ONLY:
+                return None  # given twice, or a positional-only one by keyword
+            PyDict_SetItem(<PyObject *>arguments, p[i].name, kwvalues[j])
+            taken[j] = 1
+            matched += 1
+        elif i >= given and not partial and p[i].default == <PyObject *>_empty:
+            return None  # missing
+    if matched < nkw:
+        if varkw < 0:
+            return None  # an unexpected keyword
+        left = {}
+        for j in range(nkw):
+            if not taken[j]:
+                PyDict_SetItem(<PyObject *>left, PyTuple_GET_ITEM(kwnames, j), kwvalues[j])
+        PyDict_SetItem(<PyObject *>arguments, p[varkw].name, <PyObject *>left)
+    return arguments
 
 
 cdef object _core_bind(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
