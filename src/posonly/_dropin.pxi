@@ -703,7 +703,11 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
         return _R_SIGNATURE_CLASS
     cdef _param stack[_ON_STACK]
     cdef Py_ssize_t size = PyDict_GET_SIZE(params)
-    if size <= _ON_STACK:
+    if _no_keywords(kwnames):
+        arguments = _bind_positionals(params, args + 1, nargs - 1, partial)
+        if arguments is not None:
+            return _bound_arguments(sig, arguments)
+    elif size <= _ON_STACK:
         held = <object>params  # the parameters stay alive while their pointers are used
         if _read_parameters(params, stack, size) == size:
             arguments = _bind_fast(stack, size, args + 1, nargs - 1, kwnames, partial)
@@ -715,6 +719,44 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
 
 cdef enum:
     _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object _bind_positionals(PyObject *params, PyObject **args, Py_ssize_t nargs, bint partial):
+    """``_bind_fast`` for a call without keywords, in one pass over the
+    parameters as they are read."""
+    cdef Py_ssize_t pos = 0, i = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef _param param
+    cdef int last = -1
+    cdef dict arguments = {}
+    held = <object>params  # the parameters stay alive while their pointers are used
+    while PyDict_Next(params, &pos, &key, &value):
+        if not _read_parameter(value, &param) or not PyUnicode_CheckExact(param.name):
+            return None
+        if param.kind < last or (param.kind == last and (param.kind == VAR_POSITIONAL
+                                                           or param.kind == VAR_KEYWORD)):
+            return None  # out of inspect's order
+        last = param.kind
+        if param.kind <= POSITIONAL_OR_KEYWORD:
+            if i < nargs:
+                PyDict_SetItem(<PyObject *>arguments, param.name, args[i])
+                i += 1
+            elif not partial and param.default == <PyObject *>_empty:
+                return None  # missing
+        elif param.kind == VAR_POSITIONAL:
+            if i < nargs:
+                extra = _tuple_from_array(args + i, nargs - i)
+                PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
+                i = nargs
+        elif param.kind == KEYWORD_ONLY:
+            if not partial and param.default == <PyObject *>_empty:
+                return None  # missing
+    if i < nargs:
+        return None  # too many
+    return arguments
 
 
 @cython.boundscheck(False)
