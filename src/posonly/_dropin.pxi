@@ -701,18 +701,9 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
     cdef PyObject *params = _parameters_dict(sig)
     if params == NULL:
         return _R_SIGNATURE_CLASS
-    cdef _param stack[_ON_STACK]
-    cdef Py_ssize_t size = PyDict_GET_SIZE(params)
-    if _no_keywords(kwnames):
-        arguments = _bind_positionals(params, args + 1, nargs - 1, partial)
-        if arguments is not None:
-            return _bound_arguments(sig, arguments)
-    elif size <= _ON_STACK:
-        held = <object>params  # the parameters stay alive while their pointers are used
-        if _read_parameters(params, stack, size) == size:
-            arguments = _bind_fast(stack, size, args + 1, nargs - 1, kwnames, partial)
-            if arguments is not None:
-                return _bound_arguments(sig, arguments)
+    arguments = _bind_direct(params, args + 1, nargs - 1, kwnames, partial)
+    if arguments is not None:
+        return _bound_arguments(sig, arguments)
     return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
                       _kwargs_dict(args + nargs, kwnames), partial)
 
@@ -721,16 +712,54 @@ cdef enum:
     _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
 
 
+cdef inline Py_ssize_t _keyword_index(PyObject *kwnames, Py_ssize_t nkw, PyObject *name) noexcept:
+    """The index of the keyword ``name`` (an exact str) in ``kwnames``: by
+    identity, then by value; -1 where there is none, -2 where a keyword is
+    not an exact str (its own ``__eq__`` decides: the general way)."""
+    cdef Py_ssize_t j
+    cdef PyObject *key
+    for j in range(nkw):
+        if PyTuple_GET_ITEM(kwnames, j) == name:
+            return j
+    for j in range(nkw):
+        key = PyTuple_GET_ITEM(kwnames, j)
+        if not PyUnicode_CheckExact(key):
+            return -2
+        if posonly_str_eq(key, name) > 0:
+            return j
+    return -1
+
+
+cdef enum:
+    _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef object _bind_positionals(PyObject *params, PyObject **args, Py_ssize_t nargs, bint partial):
-    """``_bind_fast`` for a call without keywords, in one pass over the
-    parameters as they are read."""
-    cdef Py_ssize_t pos = 0, i = 0
+cdef object _bind_direct(PyObject *params, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                         bint partial):
+    """The arguments (a dict) inspect's ``_bind`` gives for a call that it
+    binds without a problem, read from the caller's array in one pass over
+    the parameters as they are read; None for any other call, and for
+    parameters out of inspect's order, which the general way answers.  The
+    dict is filled in inspect's order: the positionals, ``*args`` when extra
+    positionals were given, the parameters given by keyword in the
+    signature's order, then ``**kwargs`` with the keywords left, in the
+    call's order."""
+    cdef Py_ssize_t pos = 0, i = 0, j, nkw = 0, matched = 0
     cdef PyObject *key
     cdef PyObject *value
+    cdef PyObject *varkw = NULL
     cdef _param param
     cdef int last = -1
+    cdef char taken[_MAX_FAST_KEYWORDS]
+    cdef PyObject **kwvalues = args + nargs
+    if kwnames != NULL:
+        nkw = PyTuple_GET_SIZE(kwnames)
+        if nkw > _MAX_FAST_KEYWORDS:
+            return None
+        for j in range(nkw):
+            taken[j] = 0
     cdef dict arguments = {}
     held = <object>params  # the parameters stay alive while their pointers are used
     while PyDict_Next(params, &pos, &key, &value):
@@ -740,114 +769,43 @@ cdef object _bind_positionals(PyObject *params, PyObject **args, Py_ssize_t narg
                                                            or param.kind == VAR_KEYWORD)):
             return None  # out of inspect's order
         last = param.kind
-        if param.kind <= POSITIONAL_OR_KEYWORD:
-            if i < nargs:
-                PyDict_SetItem(<PyObject *>arguments, param.name, args[i])
-                i += 1
-            elif not partial and param.default == <PyObject *>_empty:
-                return None  # missing
-        elif param.kind == VAR_POSITIONAL:
+        if param.kind == VAR_POSITIONAL:
             if i < nargs:
                 extra = _tuple_from_array(args + i, nargs - i)
                 PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
                 i = nargs
-        elif param.kind == KEYWORD_ONLY:
-            if not partial and param.default == <PyObject *>_empty:
-                return None  # missing
-    if i < nargs:
-        return None  # too many
-    return arguments
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef object _bind_fast(_param *p, Py_ssize_t count, PyObject **args, Py_ssize_t nargs,
-                       PyObject *kwnames, bint partial):
-    """The arguments (a dict) inspect's ``_bind`` gives for a call that it
-    binds without a problem, read from the caller's array; None for any
-    other call, and for parameters out of inspect's order, which the
-    general way answers.  The dict is filled in inspect's order: the
-    positionals, ``*args`` when extra positionals were given, the
-    parameters given by keyword in the signature's order, then
-    ``**kwargs`` with the keywords left, in the call's order."""
-    cdef Py_ssize_t i, j, npos = 0, nkw = 0, given, matched = 0
-    cdef Py_ssize_t varargs = -1, varkw = -1
-    cdef int kind, last = -1
-    cdef int equal
-    cdef PyObject *key
-    cdef char taken[_MAX_FAST_KEYWORDS]
-    for i in range(count):
-        kind = p[i].kind
-        if kind < last or (kind == last and (kind == VAR_POSITIONAL or kind == VAR_KEYWORD)):
-            return None
-        if not PyUnicode_CheckExact(p[i].name):
-            return None
-        last = kind
-        if kind == POSITIONAL_ONLY or kind == POSITIONAL_OR_KEYWORD:
-            npos += 1
-        elif kind == VAR_POSITIONAL:
-            varargs = i
-        elif kind == VAR_KEYWORD:
-            varkw = i
-    if nargs > npos and varargs < 0:
-        return None  # too many positional arguments
-    if kwnames != NULL:
-        nkw = PyTuple_GET_SIZE(kwnames)
-        if nkw > _MAX_FAST_KEYWORDS:
-            return None
-    cdef dict arguments = {}
-    given = nargs if nargs < npos else npos
-    for i in range(given):
-        PyDict_SetItem(<PyObject *>arguments, p[i].name, args[i])
-    if nargs > npos:
-        extra = _tuple_from_array(args + npos, nargs - npos)
-        PyDict_SetItem(<PyObject *>arguments, p[varargs].name, <PyObject *>extra)
-    if nkw == 0:
-        if not partial:
-            for i in range(given, count):
-                kind = p[i].kind
-                if kind != VAR_POSITIONAL and kind != VAR_KEYWORD and p[i].default == <PyObject *>_empty:
-                    return None  # missing
-        return arguments
-    cdef PyObject **kwvalues = args + nargs
-    for j in range(nkw):
-        taken[j] = 0
-    for i in range(count):
-        kind = p[i].kind
-        if kind == VAR_POSITIONAL or kind == VAR_KEYWORD:
             continue
-        if i < given and kind == POSITIONAL_ONLY:
-            continue  # a keyword of its name is one for **kwargs
-        # The keyword naming this parameter, if any: by identity, then by value.
-        for j in range(nkw):
-            if PyTuple_GET_ITEM(kwnames, j) == p[i].name:
-                break
-        else:
-            for j in range(nkw):
-                key = PyTuple_GET_ITEM(kwnames, j)
-                if not PyUnicode_CheckExact(key):
+        if param.kind == VAR_KEYWORD:
+            varkw = param.name
+            continue
+        if param.kind <= POSITIONAL_OR_KEYWORD and i < nargs:
+            # Given by position: a keyword of its name is a second value
+            # (one for **kwargs where the parameter is positional-only).
+            if nkw and param.kind == POSITIONAL_OR_KEYWORD:
+                if _keyword_index(kwnames, nkw, param.name) != -1:
                     return None
-                equal = posonly_str_eq(key, p[i].name)
-                if equal:
-                    break
-            else:
-                j = -1
+            PyDict_SetItem(<PyObject *>arguments, param.name, args[i])
+            i += 1
+            continue
+        j = _keyword_index(kwnames, nkw, param.name) if nkw else -1
         if j >= 0:
-            if i < given or kind == POSITIONAL_ONLY:
-                return None  # given twice, or a positional-only one by keyword
-            PyDict_SetItem(<PyObject *>arguments, p[i].name, kwvalues[j])
+            if param.kind == POSITIONAL_ONLY:
+                return None  # a positional-only parameter named by keyword
+            PyDict_SetItem(<PyObject *>arguments, param.name, kwvalues[j])
             taken[j] = 1
             matched += 1
-        elif i >= given and not partial and p[i].default == <PyObject *>_empty:
+        elif j == -2 or (not partial and param.default == <PyObject *>_empty):
             return None  # missing
+    if i < nargs:
+        return None  # too many positional arguments
     if matched < nkw:
-        if varkw < 0:
+        if varkw == NULL:
             return None  # an unexpected keyword
         left = {}
         for j in range(nkw):
             if not taken[j]:
                 PyDict_SetItem(<PyObject *>left, PyTuple_GET_ITEM(kwnames, j), kwvalues[j])
-        PyDict_SetItem(<PyObject *>arguments, p[varkw].name, <PyObject *>left)
+        PyDict_SetItem(<PyObject *>arguments, varkw, <PyObject *>left)
     return arguments
 
 
