@@ -3,7 +3,9 @@
 # inspect does, step for step in the same order, reading the parameters'
 # slots in C; whatever it cannot read as inspect would (a Signature subclass
 # overriding _bind or parameters, a Parameter subclass) goes to inspect's
-# own code.
+# own code.  The entry points patch_inspect() installs are InspectMethods
+# (at the end): C callables whose cores answer from the caller's argument
+# array, with no Python frame (see _inspect's docstring for the design).
 
 from posonly._dropin_common import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
@@ -706,10 +708,6 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
         return _bound_arguments(sig, arguments)
     return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
                       _kwargs_dict(args + nargs, kwnames), partial)
-
-
-cdef enum:
-    _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
 
 
 cdef inline Py_ssize_t _keyword_index(PyObject *kwnames, Py_ssize_t nkw, PyObject *name) noexcept:

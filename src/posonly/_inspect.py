@@ -11,17 +11,38 @@ The work is done by the drop-in's core, compiled (``_dropin.pxi``) or pure
 (``_dropin_py``), chosen by ``_impl``: each core function does what one
 piece of inspect does, step for step, reading the parameters' slots instead
 of their properties, and makes signatures of plain functions without
-re-validating what the compiler guarantees.  The methods here are plain
-Python functions with inspect's own signatures and names, so that
-introspection (``inspect.signature``, ``mock.create_autospec``, ``help``)
-sees them as it sees inspect's.  The compiled core caches nothing; the pure
-core keeps, for at most ``maxsize`` signatures, a plan of names made from
-per-shape code (see ``_dropin_py``), dropped with the signature's parameter
-mapping, and for at most ``maxsize`` code objects their parameters' names,
-with which a signature made afresh for every call is handed its plan.
-Either way a signature made afresh for every call costs what making and
-binding it costs, and no signature, function or default value outlives its
-last user because it was bound.
+re-validating what the compiler guarantees.
+
+The entry points.  With the compiled core, what the patch installs (and
+:class:`Signature`'s ``bind``, ``bind_partial`` and ``from_callable``) are
+``InspectMethod`` objects: called through vectorcall with the caller's
+argument array, they add no Python-level frame (tracers, profilers and
+``sys.monitoring`` see what they saw with plain inspect, and a failed
+bind's traceback ends at the caller), and they pose as inspect's functions
+(name, qualname, module, doc, ``__wrapped__``, and inspect's function's
+attributes read through), so that ``inspect.signature``, ``help`` and
+``mock.create_autospec`` answer for them as for inspect's.  With the pure
+core they are the Python functions below, named as inspect's.  A
+signature entry point called with options, or for anything but a plain
+function, calls ``_signature_fallback``; a bind the core does not serve
+(a class of the user's) calls inspect's own function with the same
+arguments.  With an observer set (``set_observer`` of either core), each
+call reports what served it (see ``_dropin_common``).
+
+What is kept per signature.  One design, with one difference where speed
+decides it.  Nothing the user made is kept alive: no signature, function,
+parameter or default, only names and counts, at most ``maxsize`` of each
+kind, each entry dropped with what it describes.  The pure core keeps, per
+signature bound again and again, a *plan* made from per-shape code (see
+``_dropin_py``), under a weak reference to the signature's parameter
+mapping, and per code object its parameters' names, with which a signature
+made afresh for every call is handed its plan.  The compiled core reads the
+parameters' slots in C on every call, in one pass that binds as it reads:
+looking a plan up would cost it more than reading (an allocation-bound
+bind: the arguments dict and the BoundArguments are most of its time), so
+it keeps nothing.  Either way a signature made afresh for every call costs
+what making and binding it costs, and answers are exact whatever changed
+since (a function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 """
 
 from __future__ import annotations
