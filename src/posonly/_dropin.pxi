@@ -663,17 +663,21 @@ cdef inline int _add_parameter(object params, PyObject *name, int kind, PyObject
 # ``help`` and ``mock.create_autospec`` answer for it as for inspect's.
 
 cdef object _MethodType = MethodType
-cdef object _signature_fallback_module = None
+cdef object _fallback_owner = None
+
+
+def use_signature_fallback(owner):
+    """Where the signature entry points find ``_signature_fallback`` (an
+    attribute of ``owner``, ``posonly._inspect``, looked up on each call: it
+    is the one function the options path replaces)."""
+    global _fallback_owner
+    _fallback_owner = owner
 
 
 cdef object _signature_fallback():
-    """``posonly._inspect._signature_fallback``, looked up when called (it
-    is the one function the options path replaces)."""
-    global _signature_fallback_module
-    if _signature_fallback_module is None:
-        from posonly import _inspect as module
-        _signature_fallback_module = module
-    return _signature_fallback_module._signature_fallback
+    if _fallback_owner is None:
+        raise SystemError("posonly: no signature fallback registered")
+    return _fallback_owner._signature_fallback
 
 
 cdef dict _kwargs_dict(PyObject **values, PyObject *kwnames):

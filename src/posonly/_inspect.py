@@ -48,6 +48,7 @@ since (a function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 from __future__ import annotations
 
 import inspect
+import sys
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -184,6 +185,8 @@ def _entry_points(core: Any) -> Dict[str, Any]:
     """The patched entry points served by ``core``, by name: the compiled
     core's InspectMethods, else the Python functions above."""
     make = getattr(core, "InspectMethod", None)
+    if make is not None:
+        core.use_signature_fallback(sys.modules[__name__])
     if make is None:
         return {
             "signature": _pure_inspect_signature, "bind": _pure_bind,
