@@ -237,7 +237,7 @@ cdef object _refusal(str message, bint suppress_context):
 cdef object _posonly_missing(object name):
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
-    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    ``StopIteration`` (the caller raises it there: see ``posonly_raise_refusal``)."""
     error = _refusal(f"missing a required positional-only argument: {name!r}", False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()

@@ -92,7 +92,7 @@ def _refusal(message: str, suppress_context: bool) -> TypeError:
 def _posonly_missing(name: str) -> TypeError:
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
-    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    ``StopIteration`` (the caller raises it there: see ``_inspect._pure_bind``)."""
     error = _refusal(f"missing a required positional-only argument: {name!r}", False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()
