@@ -116,7 +116,7 @@ def test_client_pattern(benchmark, member, pattern, label, f, args, kwargs):
     def setup() -> None:
         if not state:
             if member != "inspect":
-                _inspect._core = _core(member.split(": ")[1])
+                _inspect._use_core(_core(member.split(": ")[1]))
                 posonly.patch_inspect()
             state["sig"] = inspect.signature(f)
         run_pattern(state["sig"], f, args, dict(kwargs), 2)  # warm
@@ -129,5 +129,5 @@ def test_client_pattern(benchmark, member, pattern, label, f, args, kwargs):
     finally:
         if member != "inspect":
             posonly.unpatch_inspect()
-            _inspect._core = saved
+            _inspect._use_core(saved)
     assert inspect.Signature.bind is INSPECT_BIND

@@ -40,14 +40,14 @@ def pure_patched():
     """inspect patched with the pure core, on an empty cache of the default
     size; everything put back after."""
     saved = _inspect._core
-    _inspect._core = _dropin_py
+    _inspect._use_core(_dropin_py)
     _dropin_py.clear_cache()
     posonly.patch_inspect()
     try:
         yield _dropin_py
     finally:
         posonly.unpatch_inspect()
-        _inspect._core = saved
+        _inspect._use_core(saved)
         _dropin_py.set_maxsize(4096)
         _dropin_py.clear_cache()
 

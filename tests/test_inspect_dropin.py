@@ -51,11 +51,11 @@ def binder_class(impl):
     """The drop-in's core inside is ``impl``'s: the compiled module or the
     pure twin (a patch made inside installs that core's members)."""
     saved = _inspect._core
-    _inspect._core = dropin_core(impl)
+    _inspect._use_core(dropin_core(impl))
     try:
         yield
     finally:
-        _inspect._core = saved
+        _inspect._use_core(saved)
 
 
 def dropin_core(impl):

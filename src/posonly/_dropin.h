@@ -60,4 +60,128 @@ static inline PyObject *posonly_refusal(PyObject *message, int suppress_context)
     return error;
 }
 
+/* -- the patched entry points ------------------------------------------------
+
+   Each patched entry point (Signature.bind, inspect.signature, ...) is an
+   InspectMethod: a callable whose vectorcall slot is
+   posonly_method_vectorcall, so that the interpreter hands it the caller's
+   argument array with no Python frame between.  Its `core` (a Cython
+   function of _dropin.pxi) answers with one of:
+
+   - the result;
+   - inspect's TypeError, raised here as inspect raises it;
+   - an exact str, the key of FALLBACK_REASONS for why the core did not
+     serve the call: inspect's `original` is then called with the very same
+     arguments;
+   - an exact list [callable, args]: call that instead (the Python-level
+     fallback of the signature entry points, which reports for itself);
+   - NULL with an error set (only an unexpected one: MemoryError, an error
+     of the user's code).
+
+   None of these is a result any entry point returns (BoundArguments, None,
+   a tuple, a dict, a Signature), so the answers cannot be confused. */
+
+typedef PyObject *(*posonly_method_core)(PyObject *self, PyObject **args, size_t nargsf,
+                                         PyObject *kwnames);
+
+typedef struct {
+    vectorcallfunc vectorcall;  /* read by the interpreter: must come first */
+    posonly_method_core core;
+    PyObject *original;  /* borrowed: the InspectMethod holds it */
+    PyObject *entry;     /* borrowed: the name reported to the observer, or NULL */
+} posonly_method;
+
+/* The observer set by set_observer (a strong reference), or NULL. */
+static PyObject *posonly_observer = NULL;
+
+static int posonly_report(PyObject *entry, PyObject *reason) {
+    PyObject *observer = posonly_observer;
+    if (observer == NULL || entry == NULL) return 0;
+    Py_INCREF(observer);
+    PyObject *report[2] = {entry, reason};
+    PyObject *r = PyObject_Vectorcall(observer, report, 2, NULL);
+    Py_DECREF(observer);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* Raise inspect's TypeError `error` (stolen) where the caller called the
+   entry point.  An error inspect raises while handling a StopIteration of
+   its own (the core made that its context) gets the context it has there:
+   that StopIteration, whose own context is what the caller was handling. */
+static PyObject *posonly_raise_refusal(PyObject *error) {
+    PyObject *context = PyException_GetContext(error);
+    if (context != NULL && Py_IS_TYPE(context, (PyTypeObject *)PyExc_StopIteration)) {
+#if PY_VERSION_HEX >= 0x030B0000
+        PyObject *handled = PyErr_GetHandledException();
+#else
+        PyObject *type, *handled, *tb;
+        PyErr_GetExcInfo(&type, &handled, &tb);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+#endif
+        if (handled != NULL && handled != Py_None) {
+            PyException_SetContext(context, handled);  /* steals */
+        } else {
+            Py_XDECREF(handled);
+        }
+        Py_DECREF(context);
+        PyObject *type_ = (PyObject *)Py_TYPE(error);
+        Py_INCREF(type_);
+        PyErr_Restore(type_, error, NULL);
+        return NULL;
+    }
+    Py_XDECREF(context);
+    PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+    Py_DECREF(error);
+    return NULL;
+}
+
+static PyObject *posonly_method_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                           PyObject *kwnames) {
+    posonly_method *m = (posonly_method *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
+    PyObject *r = m->core(self, (PyObject **)args, nargsf, kwnames);
+    if (r == NULL) return NULL;
+    if (PyUnicode_CheckExact(r)) {
+        /* Not served: inspect's own, with the very same arguments. */
+        int failed = posonly_report(m->entry, r);
+        Py_DECREF(r);
+        if (failed) return NULL;
+        return PyObject_Vectorcall(m->original, args, nargsf, kwnames);
+    }
+    if (PyList_CheckExact(r)) {
+        PyObject *call = PyObject_Call(PyList_GET_ITEM(r, 0), PyList_GET_ITEM(r, 1), NULL);
+        Py_DECREF(r);
+        return call;
+    }
+    if (Py_IS_TYPE(r, (PyTypeObject *)PyExc_TypeError)) {
+        if (posonly_observer != NULL && posonly_report(m->entry, Py_None) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        return posonly_raise_refusal(r);
+    }
+    if (posonly_observer != NULL && posonly_report(m->entry, Py_None) < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int posonly_set_observer(PyObject *observer) {
+    PyObject *old = posonly_observer;
+    if (observer == Py_None) observer = NULL;
+    Py_XINCREF(observer);
+    posonly_observer = observer;
+    Py_XDECREF(old);
+    return 0;
+}
+
+static PyObject *posonly_get_observer(void) {
+    PyObject *observer = posonly_observer ? posonly_observer : Py_None;
+    Py_INCREF(observer);
+    return observer;
+}
+
 #endif

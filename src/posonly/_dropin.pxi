@@ -3,10 +3,12 @@
 # inspect does, step for step in the same order, reading the parameters'
 # slots in C; whatever it cannot read as inspect would (a Signature subclass
 # overriding _bind or parameters, a Parameter subclass) goes to inspect's
-# own code.
+# own code.  The entry points patch_inspect() installs are InspectMethods
+# (at the end): C callables whose cores answer from the caller's argument
+# array, with no Python frame (see _inspect's docstring for the design).
 
 from posonly._dropin_common import (
-    DIALECT, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
+    DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
     POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
 )
 
@@ -19,6 +21,17 @@ cdef extern from "_dropin.h":
     int posonly_code_flags(PyObject *code)
     PyObject *posonly_function_dict(PyObject *func)
     object posonly_refusal(object message, int suppress_context)
+    ctypedef PyObject *(*posonly_method_core)(PyObject *self, PyObject **args, size_t nargsf,
+                                               PyObject *kwnames)
+    ctypedef struct posonly_method:
+        vectorcallfunc vectorcall
+        posonly_method_core core
+        PyObject *original
+        PyObject *entry
+    PyObject *posonly_method_vectorcall(PyObject *self, PyObject **args, size_t nargsf,
+                                        PyObject *kwnames)
+    int posonly_set_observer(object observer) except -1
+    object posonly_get_observer()
 
 cdef extern from "Python.h":
     PyTypeObject PyFunction_Type
@@ -54,6 +67,22 @@ cdef tuple _EMPTY_TUPLE = ()
 cdef object _INSPECT_ARGS = DIALECT.BoundArguments.args.fget
 cdef object _INSPECT_KWARGS = DIALECT.BoundArguments.kwargs.fget
 cdef object _INSPECT_APPLY_DEFAULTS = DIALECT.BoundArguments.apply_defaults
+
+
+cdef str _reason(str key):
+    """The key of FALLBACK_REASONS named ``key`` (the very object)."""
+    for known in FALLBACK_REASONS:
+        if known == key:
+            return known
+    raise SystemError(f"posonly: no fallback reason {key!r}")
+
+
+cdef str _R_OPTIONS = _reason("options")
+cdef str _R_NOT_PLAIN = _reason("not a plain function")
+cdef str _R_SIGNATURE_CLASS = _reason("signature class")
+cdef str _R_PARAMETER_CLASS = _reason("parameter class")
+cdef str _R_BOUND_ARGUMENTS = _reason("bound arguments class")
+cdef str _R_CALL = _reason("call")
 
 # The kinds, as the values of Parameter._kind: compared by identity.
 cdef enum:
@@ -208,7 +237,7 @@ cdef object _refusal(str message, bint suppress_context):
 cdef object _posonly_missing(object name):
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
-    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    ``StopIteration`` (the caller raises it there: see ``posonly_raise_refusal``)."""
     error = _refusal(f"missing a required positional-only argument: {name!r}", False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()
@@ -224,14 +253,24 @@ cdef object _private_bind(object sig, tuple args, dict kwargs, bint partial):
 def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial):
     """``sig._bind(args, kwargs, partial=partial)``, as inspect's own
     (``kwargs`` is consumed as ``_bind`` consumes it): the BoundArguments,
-    or the TypeError inspect raises, returned for the caller to raise.
-    (Raised here, it would cost four times a binding: an exception leaving
-    compiled code gets a traceback entry, code object and frame, per level.)"""
-    if not _readable(sig):
+    or the TypeError inspect raises, returned for the caller to raise."""
+    bound = _bind_core(sig, args, kwargs, partial)
+    if type(bound) is str:
         return _private_bind(sig, args, kwargs, partial)
+    return bound
+
+
+cdef object _bind_core(object sig, tuple args, dict kwargs, bint partial):
+    """What ``bind_signature`` answers, or the reason (a key of
+    ``FALLBACK_REASONS``) why inspect's own code must answer instead.
+    (Errors are returned, not raised: raised here, an error would cost four
+    times a binding, an exception leaving compiled code getting a traceback
+    entry, code object and frame per level, and would show them.)"""
+    if not _readable(sig):
+        return _R_SIGNATURE_CLASS
     cdef PyObject *params = _parameters_dict(sig)
     if params == NULL:
-        return _private_bind(sig, args, kwargs, partial)
+        return _R_SIGNATURE_CLASS
     cdef _param stack[_ON_STACK]
     cdef _param *parameters = stack
     cdef Py_ssize_t size = PyDict_GET_SIZE(params)
@@ -242,7 +281,7 @@ def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial)
     held = <object>params  # the parameters stay alive while their pointers are used
     try:
         if _read_parameters(params, parameters, size) != size:
-            return _PRIVATE_BIND(sig, args, kwargs, partial=partial)
+            return _R_PARAMETER_CLASS
         arguments = _bind_parameters(parameters, size, args, kwargs, partial)
     finally:
         if parameters != stack:
@@ -377,9 +416,14 @@ cdef PyObject *_bound_parameters(object bound) except? NULL:
 
 def bound_args(bound):
     """``BoundArguments.args``."""
+    args = _args_core(bound)
+    return _INSPECT_ARGS(bound) if type(args) is str else args
+
+
+cdef object _args_core(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
-        return _INSPECT_ARGS(bound)
+        return _R_BOUND_ARGUMENTS
     cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
     cdef Py_ssize_t pos = 0
     cdef PyObject *key
@@ -390,7 +434,7 @@ def bound_args(bound):
     cdef list args = []
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
-            return _INSPECT_ARGS(bound)
+            return _R_PARAMETER_CLASS
         if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
             break
         given = PyDict_GetItemWithError(arguments, param.name)
@@ -405,9 +449,14 @@ def bound_args(bound):
 
 def bound_kwargs(bound):
     """``BoundArguments.kwargs``."""
+    kwargs = _kwargs_core(bound)
+    return _INSPECT_KWARGS(bound) if type(kwargs) is str else kwargs
+
+
+cdef object _kwargs_core(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
-        return _INSPECT_KWARGS(bound)
+        return _R_BOUND_ARGUMENTS
     cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
     cdef Py_ssize_t pos = 0
     cdef PyObject *key
@@ -419,7 +468,7 @@ def bound_kwargs(bound):
     cdef dict kwargs = {}
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
-            return _INSPECT_KWARGS(bound)
+            return _R_PARAMETER_CLASS
         if not started:
             if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
                 started = True
@@ -438,10 +487,14 @@ def bound_kwargs(bound):
 
 def apply_defaults(bound):
     """``BoundArguments.apply_defaults()``."""
+    if _apply_defaults_core(bound) is not None:
+        _INSPECT_APPLY_DEFAULTS(bound)
+
+
+cdef object _apply_defaults_core(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
-        _INSPECT_APPLY_DEFAULTS(bound)
-        return
+        return _R_BOUND_ARGUMENTS
     cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
     cdef Py_ssize_t pos = 0
     cdef PyObject *key
@@ -452,8 +505,7 @@ def apply_defaults(bound):
     cdef dict new_arguments = {}
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
-            _INSPECT_APPLY_DEFAULTS(bound)
-            return
+            return _R_PARAMETER_CLASS
         given = PyDict_GetItemWithError(arguments, param.name)
         if given != NULL:
             PyDict_SetItem(<PyObject *>new_arguments, param.name, given)
@@ -465,6 +517,7 @@ def apply_defaults(bound):
             empty = {}
             PyDict_SetItem(<PyObject *>new_arguments, param.name, <PyObject *>empty)
     bound.arguments = new_arguments
+    return None
 
 
 # -- signatures of plain functions ----------------------------------------------------
@@ -593,3 +646,339 @@ cdef inline int _add_parameter(object params, PyObject *name, int kind, PyObject
     if _PARAMETERS_EXACT_DICT:
         return PyDict_SetItem(<PyObject *>params, name, <PyObject *>param)
     return PyObject_SetItem(<PyObject *>params, name, <PyObject *>param)
+
+
+
+# -- the patched entry points ------------------------------------------------------
+#
+# ``InspectMethod``: what patch_inspect() puts in place of inspect's
+# functions.  Called through vectorcall (posonly_method_vectorcall, in C):
+# the caller's arguments reach the core below with no Python frame of
+# posonly's, and what the core answers is returned, raised, or handed to
+# inspect's own function as _dropin.h describes.  On a class it is called
+# with the instance first, making no bound method (a method descriptor);
+# looked up, it binds as a function does; it poses as inspect's function
+# (name, qualname, module, doc, ``__wrapped__`` and, read through, every
+# other attribute of the function), so that ``inspect.signature``,
+# ``help`` and ``mock.create_autospec`` answer for it as for inspect's.
+
+cdef object _MethodType = MethodType
+cdef object _fallback_owner = None
+
+
+def use_signature_fallback(owner):
+    """Where the signature entry points find ``_signature_fallback`` (an
+    attribute of ``owner``, ``posonly._inspect``, looked up on each call: it
+    is the one function the options path replaces)."""
+    global _fallback_owner
+    _fallback_owner = owner
+
+
+cdef object _signature_fallback():
+    if _fallback_owner is None:
+        raise SystemError("posonly: no signature fallback registered")
+    return _fallback_owner._signature_fallback
+
+
+cdef dict _kwargs_dict(PyObject **values, PyObject *kwnames):
+    cdef dict kwargs = {}
+    cdef Py_ssize_t i
+    if kwnames != NULL:
+        for i in range(PyTuple_GET_SIZE(kwnames)):
+            PyDict_SetItem(<PyObject *>kwargs, PyTuple_GET_ITEM(kwnames, i), values[i])
+    return kwargs
+
+
+cdef inline bint _no_keywords(PyObject *kwnames) noexcept:
+    return kwnames == NULL or PyTuple_GET_SIZE(kwnames) == 0
+
+
+cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint partial):
+    """``Signature.bind``/``bind_partial`` called with the caller's array:
+    ``args[0]`` is the signature.  A call that binds without a doubt is
+    bound straight from the array and ``kwnames``; any other (errors above
+    all) goes the way of ``bind_signature``, with inspect's messages."""
+    cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
+    if nargs < 1:
+        return _R_CALL
+    sig = <object>args[0]
+    if not _readable(sig):
+        return _R_SIGNATURE_CLASS
+    cdef PyObject *params = _parameters_dict(sig)
+    if params == NULL:
+        return _R_SIGNATURE_CLASS
+    arguments = _bind_direct(params, args + 1, nargs - 1, kwnames, partial)
+    if arguments is not None:
+        return _bound_arguments(sig, arguments)
+    return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
+                      _kwargs_dict(args + nargs, kwnames), partial)
+
+
+cdef inline Py_ssize_t _keyword_index(PyObject *kwnames, Py_ssize_t nkw, PyObject *name) noexcept:
+    """The index of the keyword ``name`` (an exact str) in ``kwnames``: by
+    identity, then by value; -1 where there is none, -2 where a keyword is
+    not an exact str (its own ``__eq__`` decides: the general way)."""
+    cdef Py_ssize_t j
+    cdef PyObject *key
+    for j in range(nkw):
+        if PyTuple_GET_ITEM(kwnames, j) == name:
+            return j
+    for j in range(nkw):
+        key = PyTuple_GET_ITEM(kwnames, j)
+        if not PyUnicode_CheckExact(key):
+            return -2
+        if posonly_str_eq(key, name) > 0:
+            return j
+    return -1
+
+
+cdef enum:
+    _MAX_FAST_KEYWORDS = 64  # calls with more keywords take the general way
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object _bind_direct(PyObject *params, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                         bint partial):
+    """The arguments (a dict) inspect's ``_bind`` gives for a call that it
+    binds without a problem, read from the caller's array in one pass over
+    the parameters as they are read; None for any other call, and for
+    parameters out of inspect's order, which the general way answers.  The
+    dict is filled in inspect's order: the positionals, ``*args`` when extra
+    positionals were given, the parameters given by keyword in the
+    signature's order, then ``**kwargs`` with the keywords left, in the
+    call's order."""
+    cdef Py_ssize_t pos = 0, i = 0, j, nkw = 0, matched = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *varkw = NULL
+    cdef _param param
+    cdef int last = -1
+    cdef char taken[_MAX_FAST_KEYWORDS]
+    cdef PyObject **kwvalues = args + nargs
+    if kwnames != NULL:
+        nkw = PyTuple_GET_SIZE(kwnames)
+        if nkw > _MAX_FAST_KEYWORDS:
+            return None
+        for j in range(nkw):
+            taken[j] = 0
+    cdef dict arguments = {}
+    held = <object>params  # the parameters stay alive while their pointers are used
+    while PyDict_Next(params, &pos, &key, &value):
+        if not _read_parameter(value, &param) or not PyUnicode_CheckExact(param.name):
+            return None
+        if param.kind < last or (param.kind == last and (param.kind == VAR_POSITIONAL
+                                                           or param.kind == VAR_KEYWORD)):
+            return None  # out of inspect's order
+        last = param.kind
+        if param.kind == VAR_POSITIONAL:
+            if i < nargs:
+                extra = _tuple_from_array(args + i, nargs - i)
+                PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
+                i = nargs
+            continue
+        if param.kind == VAR_KEYWORD:
+            varkw = param.name
+            continue
+        if param.kind <= POSITIONAL_OR_KEYWORD and i < nargs:
+            # Given by position: a keyword of its name is a second value
+            # (one for **kwargs where the parameter is positional-only).
+            if nkw and param.kind == POSITIONAL_OR_KEYWORD:
+                if _keyword_index(kwnames, nkw, param.name) != -1:
+                    return None
+            PyDict_SetItem(<PyObject *>arguments, param.name, args[i])
+            i += 1
+            continue
+        j = _keyword_index(kwnames, nkw, param.name) if nkw else -1
+        if j >= 0:
+            if param.kind == POSITIONAL_ONLY:
+                return None  # a positional-only parameter named by keyword
+            PyDict_SetItem(<PyObject *>arguments, param.name, kwvalues[j])
+            taken[j] = 1
+            matched += 1
+        elif j == -2 or (not partial and param.default == <PyObject *>_empty):
+            return None  # missing
+    if i < nargs:
+        return None  # too many positional arguments
+    if matched < nkw:
+        if varkw == NULL:
+            return None  # an unexpected keyword
+        left = {}
+        for j in range(nkw):
+            if not taken[j]:
+                PyDict_SetItem(<PyObject *>left, PyTuple_GET_ITEM(kwnames, j), kwvalues[j])
+        PyDict_SetItem(<PyObject *>arguments, varkw, <PyObject *>left)
+    return arguments
+
+
+cdef object _core_bind(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    return _bind_vector(args, nargsf, kwnames, False)
+
+
+cdef object _core_bind_partial(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    return _bind_vector(args, nargsf, kwnames, True)
+
+
+cdef object _core_apply_defaults(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
+        return _R_CALL
+    return _apply_defaults_core(<object>args[0])
+
+
+cdef object _core_args(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
+        return _R_CALL
+    return _args_core(<object>args[0])
+
+
+cdef object _core_kwargs(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
+        return _R_CALL
+    return _kwargs_core(<object>args[0])
+
+
+cdef str _FOLLOW_WRAPPED = "follow_wrapped"
+cdef str _ENTRY_SIGNATURE = "inspect.signature"
+cdef str _ENTRY_FROM_CALLABLE = "Signature.from_callable"
+
+
+cdef object _signature_vector(str entry, object cls, object obj, PyObject **values,
+                              PyObject *kwnames):
+    """A signature entry point's answer: the signature the core makes for a
+    plain function called without options, else the call of
+    ``_signature_fallback(entry, cls, obj, follow_wrapped, options)``."""
+    cdef Py_ssize_t i
+    cdef PyObject *name
+    follow_wrapped = True
+    options = None
+    if kwnames != NULL:
+        for i in range(PyTuple_GET_SIZE(kwnames)):
+            name = PyTuple_GET_ITEM(kwnames, i)
+            if name == <PyObject *>_FOLLOW_WRAPPED or <object>name == _FOLLOW_WRAPPED:
+                follow_wrapped = <object>values[i]
+            else:
+                if options is None:
+                    options = {}
+                PyDict_SetItem(<PyObject *>options, name, values[i])
+    if options is None:
+        if Py_TYPE(obj) == &PyFunction_Type:
+            sig = function_signature(cls, obj)
+            if sig is not None:
+                return sig
+        options = {}
+    return [_signature_fallback(), (entry, cls, obj, follow_wrapped, options)]
+
+
+cdef object _core_signature(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    if PyVectorcall_NARGS(nargsf) != 1:
+        return _R_CALL
+    # inspect.signature looks its Signature class up when called.
+    return _signature_vector(_ENTRY_SIGNATURE, _inspect_module.Signature, <object>args[0],
+                             args + 1, kwnames)
+
+
+cdef object _core_from_callable(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    if PyVectorcall_NARGS(nargsf) != 2:
+        return _R_CALL
+    return _signature_vector(_ENTRY_FROM_CALLABLE, <object>args[0], <object>args[1], args + 2,
+                             kwnames)
+
+
+@cython.final
+cdef class InspectMethod:
+    """InspectMethod(core, original, qualname, entry)
+
+    One of inspect's functions, served by the compiled drop-in: ``core``
+    names what serves it (``bind``, ``bind_partial``, ``apply_defaults``,
+    ``args``, ``kwargs``, ``signature``, ``from_callable``), ``original`` is
+    inspect's function (called for what the core does not serve, and whose
+    name, documentation and attributes this one shows), ``entry`` the name
+    reported to the observer (None: not reported)."""
+
+    cdef posonly_method _c  # its vectorcall pointer is read by the interpreter
+    cdef object _original
+    cdef object _entry
+    cdef dict __dict__
+    cdef object __weakref__
+
+    def __cinit__(self, str core not None, original, str qualname not None, entry):
+        if core == "bind":
+            self._c.core = <posonly_method_core>_core_bind
+        elif core == "bind_partial":
+            self._c.core = <posonly_method_core>_core_bind_partial
+        elif core == "apply_defaults":
+            self._c.core = <posonly_method_core>_core_apply_defaults
+        elif core == "args":
+            self._c.core = <posonly_method_core>_core_args
+        elif core == "kwargs":
+            self._c.core = <posonly_method_core>_core_kwargs
+        elif core == "signature":
+            self._c.core = <posonly_method_core>_core_signature
+        elif core == "from_callable":
+            self._c.core = <posonly_method_core>_core_from_callable
+        else:
+            raise ValueError(f"no drop-in core {core!r}")
+        if not callable(original):
+            raise TypeError("original must be callable")
+        if entry is not None and type(entry) is not str:
+            raise TypeError("entry must be a str or None")
+        self._c.vectorcall = <vectorcallfunc>posonly_method_vectorcall
+        self._original = original
+        self._c.original = <PyObject *>original
+        self._entry = entry
+        self._c.entry = NULL if entry is None else <PyObject *>entry
+        attributes = getattr(self, "__dict__")
+        attributes["__module__"] = getattr(original, "__module__", None)
+        attributes["__qualname__"] = qualname
+        attributes["__name__"] = qualname.rpartition(".")[2]
+        attributes["__doc__"] = getattr(original, "__doc__", None)
+        attributes["__wrapped__"] = original
+
+    @property
+    def __class__(self):
+        # isinstance() asks __class__ when type() says no: a function, as
+        # inspect's is (mock.create_autospec and inspect.isfunction look),
+        # whose code-level attributes are read through below.
+        return FunctionType
+
+    def __getattr__(self, name):
+        # Every other attribute of inspect's function (__code__,
+        # __defaults__, __annotations__, ...), read through.
+        return getattr(self._original, name)
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return _MethodType(self, instance)
+
+    def __call__(self, *args, **kwargs):
+        # What collections.abc.Callable looks for; the interpreter's calls
+        # take the vectorcall slot.
+        return PyVectorcall_Call(self, args, kwargs)
+
+    def __reduce__(self):
+        return self.__qualname__
+
+    def __repr__(self):
+        return f"<function {self.__qualname__} at {id(self):#x}>"
+
+
+def set_observer(observer):
+    """Report each call of a patched entry point as ``observer(entry,
+    reason)`` (see ``_dropin_common``); None: report nothing."""
+    if observer is not None and not callable(observer):
+        raise TypeError("observer must be callable or None")
+    posonly_set_observer(observer)
+
+
+def get_observer():
+    """The observer set, or None."""
+    return posonly_get_observer()
+
+
+cdef InspectMethod _method_probe = InspectMethod("bind", len, "probe", None)
+posonly_install_vectorcall(
+    <PyTypeObject *>InspectMethod,
+    <Py_ssize_t>(<char *>&_method_probe._c.vectorcall - <char *><PyObject *>_method_probe))
+posonly_declare_method_descriptor(<PyTypeObject *>InspectMethod)
+_method_probe = None

@@ -15,8 +15,8 @@ import keyword
 import types
 from typing import Any, Callable, FrozenSet, NamedTuple, Tuple
 
-__all__ = ["Dialect", "DIALECT", "POSONLY_KEYWORD_REFUSED", "POSONLY_KEYWORD_DEFERRED",
-           "POSONLY_KEYWORD_REQUIRED_MISSING"]
+__all__ = ["Dialect", "DIALECT", "ENTRIES", "FALLBACK_REASONS", "POSONLY_KEYWORD_REFUSED",
+           "POSONLY_KEYWORD_DEFERRED", "POSONLY_KEYWORD_REQUIRED_MISSING"]
 
 # What ``_bind`` does with a keyword naming a positional-only parameter that
 # was not given by position, when it meets that parameter:
@@ -133,3 +133,34 @@ FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
 )
 """Those of them every function has, from its type, to be read each time
 (PyPy 3.11's ``__text_signature__``; none on CPython)."""
+
+
+# -- what an observer is told -------------------------------------------------
+#
+# With an observer set (``set_observer(fn)`` of either core), each call of a
+# patched entry point reports ``fn(entry, reason)``: ``entry`` one of
+# ENTRIES, ``reason`` None where the core answered, else the key of
+# FALLBACK_REASONS saying why inspect's own code answered.  Without one (the
+# default) the check costs one pointer comparison per call.
+
+ENTRIES = (
+    "inspect.signature",
+    "Signature.from_callable",
+    "posonly.signature",
+    "Signature.bind",
+    "Signature.bind_partial",
+    "BoundArguments.apply_defaults",
+)
+
+FALLBACK_REASONS = {
+    "options": "options besides follow_wrapped were passed",
+    "not a plain function": "not a plain Python function whose code, defaults and annotations "
+    "tell its signature (a class, a builtin, a method, a partial, __wrapped__, __signature__)",
+    "signature class": "a Signature subclass that makes, keeps or binds its parameters its own way",
+    "parameter class": "a parameter that is not a plain inspect.Parameter",
+    "bound arguments class": "a BoundArguments subclass, or one whose signature or arguments "
+    "are not inspect's plain ones",
+    "call": "the entry point itself was called with arguments it refuses (inspect's own error)",
+}
+"""Why a call of a patched entry point fell back to inspect's own code:
+key -> one-line description."""

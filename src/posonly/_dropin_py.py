@@ -39,7 +39,7 @@ from ._dropin_common import (
 )
 
 __all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature",
-           "set_maxsize"]
+           "get_observer", "set_maxsize", "set_observer"]
 
 _Parameter = DIALECT.Parameter
 _BoundArguments = DIALECT.BoundArguments
@@ -61,6 +61,23 @@ _OBJECT_NEW: Any = object.__new__
 _NOT_GIVEN = object()
 _PLAIN_TYPES = frozenset([_Parameter])  # parameters whose slots are read
 
+_observer: Any = None
+"""The observer the pure entry points (``_inspect``'s functions) report to,
+or None (see ``_dropin_common``)."""
+
+
+def set_observer(observer: Any) -> None:
+    """Report each call of a patched entry point as ``observer(entry,
+    reason)`` (see ``_dropin_common``); None: report nothing."""
+    global _observer
+    if observer is not None and not callable(observer):
+        raise TypeError("observer must be callable or None")
+    _observer = observer
+
+
+def get_observer() -> Any:
+    """The observer set, or None."""
+    return _observer
 
 
 def _refusal(message: str, suppress_context: bool) -> TypeError:
@@ -75,7 +92,7 @@ def _refusal(message: str, suppress_context: bool) -> TypeError:
 def _posonly_missing(name: str) -> TypeError:
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
-    ``StopIteration`` (the caller raises it there: see ``_inspect.bind``)."""
+    ``StopIteration`` (the caller raises it there: see ``_inspect._pure_bind``)."""
     error = _refusal(f"missing a required positional-only argument: {name!r}", False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()

@@ -11,27 +11,50 @@ The work is done by the drop-in's core, compiled (``_dropin.pxi``) or pure
 (``_dropin_py``), chosen by ``_impl``: each core function does what one
 piece of inspect does, step for step, reading the parameters' slots instead
 of their properties, and makes signatures of plain functions without
-re-validating what the compiler guarantees.  The methods here are plain
-Python functions with inspect's own signatures and names, so that
-introspection (``inspect.signature``, ``mock.create_autospec``, ``help``)
-sees them as it sees inspect's.  The compiled core caches nothing; the pure
-core keeps, for at most ``maxsize`` signatures, a plan of names made from
-per-shape code (see ``_dropin_py``), dropped with the signature's parameter
-mapping, and for at most ``maxsize`` code objects their parameters' names,
-with which a signature made afresh for every call is handed its plan.
-Either way a signature made afresh for every call costs what making and
-binding it costs, and no signature, function or default value outlives its
-last user because it was bound.
+re-validating what the compiler guarantees.
+
+The entry points.  With the compiled core, what the patch installs (and
+:class:`Signature`'s ``bind``, ``bind_partial`` and ``from_callable``) are
+``InspectMethod`` objects: called through vectorcall with the caller's
+argument array, they add no Python-level frame (tracers, profilers and
+``sys.monitoring`` see what they saw with plain inspect, and a failed
+bind's traceback ends at the caller), and they pose as inspect's functions
+(name, qualname, module, doc, ``__wrapped__``, and inspect's function's
+attributes read through), so that ``inspect.signature``, ``help`` and
+``mock.create_autospec`` answer for them as for inspect's.  With the pure
+core they are the Python functions below, named as inspect's.  A
+signature entry point called with options, or for anything but a plain
+function, calls ``_signature_fallback``; a bind the core does not serve
+(a class of the user's) calls inspect's own function with the same
+arguments.  With an observer set (``set_observer`` of either core), each
+call reports what served it (see ``_dropin_common``).
+
+What is kept per signature.  One design, with one difference where speed
+decides it.  Nothing the user made is kept alive: no signature, function,
+parameter or default, only names and counts, at most ``maxsize`` of each
+kind, each entry dropped with what it describes.  The pure core keeps, per
+signature bound again and again, a *plan* made from per-shape code (see
+``_dropin_py``), under a weak reference to the signature's parameter
+mapping, and per code object its parameters' names, with which a signature
+made afresh for every call is handed its plan.  The compiled core reads the
+parameters' slots in C on every call, in one pass that binds as it reads:
+looking a plan up would cost it more than reading (an allocation-bound
+bind: the arguments dict and the BoundArguments are most of its time), so
+it keeps nothing.  Either way a signature made afresh for every call costs
+what making and binding it costs, and answers are exact whatever changed
+since (a function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 """
 
 from __future__ import annotations
 
 import inspect
+import sys
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
+from . import _dropin_py as _pure
 from . import _impl
-from ._dropin_common import DIALECT, FUNCTION_TYPE
+from ._dropin_common import FUNCTION_TYPE
 
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]
 
@@ -40,24 +63,17 @@ _core: Any = _impl.dropin
 
 _INSPECT_FROM_CALLABLE: Callable[..., Any] = inspect.Signature.__dict__["from_callable"].__func__
 _INSPECT_SIGNATURE: Callable[..., Any] = inspect.signature
-# The options inspect.signature takes besides follow_wrapped, and the values
-# with which they change nothing for a plain function's signature.
-_PLAIN_OPTIONS: Dict[str, Any] = {
-    name: param.default
-    for name, param in inspect.signature(_INSPECT_FROM_CALLABLE).parameters.items()
+_SIGNATURE_OPTIONS = frozenset(
+    name for name, param in inspect.signature(_INSPECT_SIGNATURE).parameters.items()
     if param.kind is param.KEYWORD_ONLY and name != "follow_wrapped"
-}
-_PLAIN_OPTIONS.pop("globals", None)  # read only with eval_str
-_PLAIN_OPTIONS.pop("locals", None)
-
-
-def _plain(options: Dict[str, Any]) -> bool:
-    for name, value in options.items():
-        if name in ("globals", "locals"):
-            continue
-        if name not in _PLAIN_OPTIONS or value is not _PLAIN_OPTIONS[name]:
-            return False
-    return True
+)
+"""The options inspect.signature takes besides follow_wrapped (all of which
+it hands to ``Signature.from_callable``)."""
+_INSPECT_BIND: Callable[..., Any] = inspect.Signature.bind
+_INSPECT_BIND_PARTIAL: Callable[..., Any] = inspect.Signature.bind_partial
+_INSPECT_APPLY_DEFAULTS: Callable[..., Any] = inspect.BoundArguments.apply_defaults
+_INSPECT_ARGS: Any = inspect.BoundArguments.args
+_INSPECT_KWARGS: Any = inspect.BoundArguments.kwargs
 
 
 def _like(function: Any, original: Any, qualname: str) -> Any:
@@ -69,8 +85,35 @@ def _like(function: Any, original: Any, qualname: str) -> Any:
     return function
 
 
-def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _report(entry: str, reason: Any) -> None:
+    observer = _core.get_observer()
+    if observer is not None:
+        observer(entry, reason)
+
+
+def _signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
+                        options: Dict[str, Any]) -> Any:
+    """What a signature entry point (``entry``: "inspect.signature" or
+    "Signature.from_callable") answers where the core did not: options were
+    passed, or ``obj`` is not a plain function.  Reports the fallback and
+    asks inspect's own code (``cls.from_callable``'s)."""
+    observer = _core.get_observer()
+    if observer is not None:
+        observer(entry, "options" if options else "not a plain function")
+    if entry == "inspect.signature" and not _SIGNATURE_OPTIONS.issuperset(options):
+        # Refused by inspect.signature itself, with its name in the message.
+        return _INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
+    return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
+
+
+# The entry points of the pure core: Python functions with inspect's
+# signatures and names (the compiled core's are InspectMethods, called with
+# no Python frame).  Each reports to the pure core's observer when one is set.
+
+def _pure_bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, False)
+    if _pure._observer is not None:
+        _pure._observer("Signature.bind", None)
     if type(bound) is TypeError:  # the core returns inspect's error
         # Raised with the local cleared, or the traceback's frame would hold
         # the error that holds the traceback: a cycle for the collector.
@@ -86,8 +129,10 @@ def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     return bound
 
 
-def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _pure_bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, True)
+    if _pure._observer is not None:
+        _pure._observer("Signature.bind_partial", None)
     if type(bound) is TypeError:
         if bound.__context__ is None:
             raise (bound, bound := None)[0]
@@ -98,35 +143,80 @@ def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     return bound
 
 
-def from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
-    if type(obj) is FUNCTION_TYPE and (not options or _plain(options)):
+def _pure_from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
+    if type(obj) is FUNCTION_TYPE and not options:
         sig = _core.function_signature(cls, obj)
         if sig is not None:
+            if _pure._observer is not None:
+                _pure._observer("Signature.from_callable", None)
             return sig
-    return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
+    return _signature_fallback("Signature.from_callable", cls, obj, follow_wrapped, options)
 
 
-def inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
+def _pure_inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
+    # inspect.signature looks its Signature class up when called.
+    cls = inspect.Signature
     if type(obj) is FUNCTION_TYPE and not options:
-        # inspect.signature looks its Signature class up when called.
-        sig = _core.function_signature(inspect.Signature, obj)
+        sig = _core.function_signature(cls, obj)
         if sig is not None:
+            if _pure._observer is not None:
+                _pure._observer("inspect.signature", None)
             return sig
-    return _INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
+    return _signature_fallback("inspect.signature", cls, obj, follow_wrapped, options)
 
 
-def apply_defaults(self):  # type: ignore[no-untyped-def]
+def _pure_apply_defaults(self):  # type: ignore[no-untyped-def]
     _core.apply_defaults(self)
+    if _pure._observer is not None:
+        _pure._observer("BoundArguments.apply_defaults", None)
 
 
-_like(bind, inspect.Signature.bind, "Signature.bind")
-_like(bind_partial, inspect.Signature.bind_partial, "Signature.bind_partial")
-_like(from_callable, _INSPECT_FROM_CALLABLE, "Signature.from_callable")
+_like(_pure_bind, _INSPECT_BIND, "Signature.bind")
+_like(_pure_bind_partial, _INSPECT_BIND_PARTIAL, "Signature.bind_partial")
+_like(_pure_from_callable, _INSPECT_FROM_CALLABLE, "Signature.from_callable")
 # Its own parameters stand for inspect's, which differ between versions.
-from_callable.__wrapped__ = _INSPECT_FROM_CALLABLE  # type: ignore[attr-defined]
-_like(inspect_signature, _INSPECT_SIGNATURE, "signature")
-inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-defined]
-_like(apply_defaults, inspect.BoundArguments.apply_defaults, "BoundArguments.apply_defaults")
+_pure_from_callable.__wrapped__ = _INSPECT_FROM_CALLABLE  # type: ignore[attr-defined]
+_like(_pure_inspect_signature, _INSPECT_SIGNATURE, "signature")
+_pure_inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-defined]
+_like(_pure_apply_defaults, _INSPECT_APPLY_DEFAULTS, "BoundArguments.apply_defaults")
+
+
+def _entry_points(core: Any) -> Dict[str, Any]:
+    """The patched entry points served by ``core``, by name: the compiled
+    core's InspectMethods, else the Python functions above."""
+    make = getattr(core, "InspectMethod", None)
+    if make is not None:
+        core.use_signature_fallback(sys.modules[__name__])
+    if make is None:
+        return {
+            "signature": _pure_inspect_signature, "bind": _pure_bind,
+            "bind_partial": _pure_bind_partial, "from_callable": _pure_from_callable,
+            "apply_defaults": _pure_apply_defaults,
+            "args": core.bound_args, "kwargs": core.bound_kwargs,
+        }
+    return {
+        "signature": make("signature", _INSPECT_SIGNATURE, "signature", "inspect.signature"),
+        "bind": make("bind", _INSPECT_BIND, "Signature.bind", "Signature.bind"),
+        "bind_partial": make("bind_partial", _INSPECT_BIND_PARTIAL,
+                             "Signature.bind_partial", "Signature.bind_partial"),
+        "from_callable": make("from_callable", _INSPECT_FROM_CALLABLE, "Signature.from_callable",
+                              "Signature.from_callable"),
+        "apply_defaults": make("apply_defaults", _INSPECT_APPLY_DEFAULTS,
+                               "BoundArguments.apply_defaults", "BoundArguments.apply_defaults"),
+        "args": make("args", _INSPECT_ARGS.fget, "BoundArguments.args", None),
+        "kwargs": make("kwargs", _INSPECT_KWARGS.fget, "BoundArguments.kwargs", None),
+    }
+
+
+_ENTRY_POINTS: Dict[Any, Dict[str, Any]] = {}
+"""Each core's entry points, made once."""
+
+
+def _entries(core: Any) -> Dict[str, Any]:
+    made = _ENTRY_POINTS.get(core)
+    if made is None:
+        made = _ENTRY_POINTS[core] = _entry_points(core)
+    return made
 
 
 class Signature(inspect.Signature):
@@ -139,9 +229,27 @@ class Signature(inspect.Signature):
 
     __slots__ = ()
 
-    bind = bind
-    bind_partial = bind_partial
-    from_callable = classmethod(from_callable)
+
+def _use_core(core: Any) -> None:
+    """Serve with ``core`` from now on: the entry points a later
+    ``patch_inspect()`` installs, and :class:`Signature`'s methods."""
+    global _core, bind, bind_partial, from_callable, inspect_signature, apply_defaults
+    _core = core
+    entries = _entries(core)
+    bind = Signature.bind = entries["bind"]  # type: ignore[misc]
+    bind_partial = Signature.bind_partial = entries["bind_partial"]  # type: ignore[misc]
+    from_callable = entries["from_callable"]
+    Signature.from_callable = classmethod(from_callable)  # type: ignore[assignment]
+    inspect_signature = entries["signature"]
+    apply_defaults = entries["apply_defaults"]
+
+
+bind: Any
+bind_partial: Any
+from_callable: Any
+inspect_signature: Any
+apply_defaults: Any
+_use_core(_core)
 
 
 def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options: Any) -> Signature:
@@ -155,8 +263,10 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
     if type(obj) is FUNCTION_TYPE and not options:
         sig = _core.function_signature(Signature, obj)
         if sig is not None:
+            if _core.get_observer() is not None:
+                _report("posonly.signature", None)
             return sig  # type: ignore[no-any-return]
-    sig = Signature.from_callable(obj, follow_wrapped=follow_wrapped, **options)
+    sig = _signature_fallback("posonly.signature", Signature, obj, follow_wrapped, options)
     if not isinstance(sig, Signature):
         # An object's own __signature__ is returned by inspect as it is.
         sig = Signature(
@@ -183,14 +293,15 @@ def _property_like(getter: Callable[[Any], Any], original: Any) -> property:
 
 def _replacements() -> List[Tuple[Any, str, Any]]:
     bound_arguments = inspect.BoundArguments
+    entries = _entries(_core)
     return [
-        (inspect, "signature", inspect_signature),
-        (inspect.Signature, "bind", bind),
-        (inspect.Signature, "bind_partial", bind_partial),
-        (inspect.Signature, "from_callable", classmethod(from_callable)),
-        (bound_arguments, "args", _property_like(_core.bound_args, bound_arguments.args)),
-        (bound_arguments, "kwargs", _property_like(_core.bound_kwargs, bound_arguments.kwargs)),
-        (bound_arguments, "apply_defaults", apply_defaults),
+        (inspect, "signature", entries["signature"]),
+        (inspect.Signature, "bind", entries["bind"]),
+        (inspect.Signature, "bind_partial", entries["bind_partial"]),
+        (inspect.Signature, "from_callable", classmethod(entries["from_callable"])),
+        (bound_arguments, "args", _property_like(entries["args"], _INSPECT_ARGS)),
+        (bound_arguments, "kwargs", _property_like(entries["kwargs"], _INSPECT_KWARGS)),
+        (bound_arguments, "apply_defaults", entries["apply_defaults"]),
     ]
 
 
