@@ -133,3 +133,28 @@ FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
 )
 """Those of them every function has, from its type, to be read each time
 (PyPy 3.11's ``__text_signature__``; none on CPython)."""
+
+FALLBACK_REASONS = {
+    "class": "a class: inspect's own code reads its __init__, __new__ or metaclass",
+    "method": "a bound method, or a method descriptor: inspect's own code unbinds it",
+    "builtin": "a builtin or extension function: inspect's own code parses its text signature",
+    "partial": "a functools.partial or partialmethod: inspect's own code binds its arguments",
+    "callable-object": "another callable object: inspect's own code finds its __call__",
+    "wrapped": "a function with __wrapped__ (a decorator's functools.wraps): inspect's "
+               "own code unwraps it",
+    "own-signature": "a function carrying __signature__, __text_signature__ or a "
+                     "partialmethod: inspect's own code reads it",
+    "unusual-function": "a function whose parameters or defaults inspect's Parameter() "
+                        "must check (names that are not identifiers, defaults for no parameter)",
+    "annotations-unreadable": "reading the function's __annotations__ raised (an annotation "
+                              "naming something not yet defined): inspect's own code answers",
+    "signature-subclass": "a Signature subclass with its own construction, _bind or "
+                          "parameters, or a Parameter subclass: inspect's own code runs",
+    "bound-arguments-subclass": "a BoundArguments subclass, or one of a Signature subclass: "
+                                "inspect's own code runs",
+    "option": "an option, or an option's value, posonly does not serve (inspect's own code "
+              "answers, and raises what it raises)",
+}
+"""Why an entry point of the drop-in handed a call to inspect's own code:
+reason key -> one line.  The observer (see ``_served``) is told one of these
+keys, or None for a call served by posonly."""

@@ -1061,3 +1061,16 @@ def _keep_layout(code: Any, *fields: Any) -> Any:
             _layouts.clear()
         _layouts[id(code)] = layout
     return layout
+
+
+_observer: Any = None
+"""Told ``(entry, reason)`` by the entry points, when set (see ``_served``)."""
+
+
+def set_observer(observer: Any) -> None:
+    """Have the entry points tell ``observer(entry, reason)`` of each call
+    (None: nobody).  The entry points of the pure twin are Python functions
+    in ``_inspect``, which read their own copy; this keeps the core's API
+    the compiled core's."""
+    global _observer
+    _observer = observer

@@ -40,24 +40,6 @@ _core: Any = _impl.dropin
 
 _INSPECT_FROM_CALLABLE: Callable[..., Any] = inspect.Signature.__dict__["from_callable"].__func__
 _INSPECT_SIGNATURE: Callable[..., Any] = inspect.signature
-# The options inspect.signature takes besides follow_wrapped, and the values
-# with which they change nothing for a plain function's signature.
-_PLAIN_OPTIONS: Dict[str, Any] = {
-    name: param.default
-    for name, param in inspect.signature(_INSPECT_FROM_CALLABLE).parameters.items()
-    if param.kind is param.KEYWORD_ONLY and name != "follow_wrapped"
-}
-_PLAIN_OPTIONS.pop("globals", None)  # read only with eval_str
-_PLAIN_OPTIONS.pop("locals", None)
-
-
-def _plain(options: Dict[str, Any]) -> bool:
-    for name, value in options.items():
-        if name in ("globals", "locals"):
-            continue
-        if name not in _PLAIN_OPTIONS or value is not _PLAIN_OPTIONS[name]:
-            return False
-    return True
 
 
 def _like(function: Any, original: Any, qualname: str) -> Any:
@@ -69,7 +51,13 @@ def _like(function: Any, original: Any, qualname: str) -> Any:
     return function
 
 
+_observer: Any = None
+"""Told ``(entry, reason)`` of every call, when set (see ``_options.set_observer``)."""
+
+
 def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+    if _observer is not None:
+        _observer("Signature.bind", _options.bind_reason(self))
     bound = _core.bind_signature(self, args, kwargs, False)
     if type(bound) is TypeError:  # the core returns inspect's error
         # Raised with the local cleared, or the traceback's frame would hold
@@ -87,6 +75,8 @@ def bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
 
 
 def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+    if _observer is not None:
+        _observer("Signature.bind_partial", _options.bind_reason(self))
     bound = _core.bind_signature(self, args, kwargs, True)
     if type(bound) is TypeError:
         if bound.__context__ is None:
@@ -99,11 +89,13 @@ def bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
 
 
 def from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
-    if type(obj) is FUNCTION_TYPE and (not options or _plain(options)):
+    if type(obj) is FUNCTION_TYPE and not options:
         sig = _core.function_signature(cls, obj)
         if sig is not None:
+            if _observer is not None:
+                _observer("Signature.from_callable", None)
             return sig
-    return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
+    return _signature_fallback("Signature.from_callable", cls, obj, follow_wrapped, options)
 
 
 def inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
@@ -111,11 +103,15 @@ def inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ignore[n
         # inspect.signature looks its Signature class up when called.
         sig = _core.function_signature(inspect.Signature, obj)
         if sig is not None:
+            if _observer is not None:
+                _observer("inspect.signature", None)
             return sig
-    return _INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
+    return _signature_fallback("inspect.signature", inspect.Signature, obj, follow_wrapped, options)
 
 
 def apply_defaults(self):  # type: ignore[no-untyped-def]
+    if _observer is not None:
+        _observer("BoundArguments.apply_defaults", _options.bound_reason(self))
     _core.apply_defaults(self)
 
 
@@ -155,16 +151,10 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
     if type(obj) is FUNCTION_TYPE and not options:
         sig = _core.function_signature(Signature, obj)
         if sig is not None:
+            if _observer is not None:
+                _observer("posonly.signature", None)
             return sig  # type: ignore[no-any-return]
-    sig = Signature.from_callable(obj, follow_wrapped=follow_wrapped, **options)
-    if not isinstance(sig, Signature):
-        # An object's own __signature__ is returned by inspect as it is.
-        sig = Signature(
-            sig.parameters.values(),
-            return_annotation=sig.return_annotation,
-            __validate_parameters__=False,
-        )
-    return sig
+    return _signature_fallback("posonly.signature", Signature, obj, follow_wrapped, options)  # type: ignore[no-any-return]
 
 
 # -- patching inspect ----------------------------------------------------------
@@ -191,6 +181,8 @@ def _replacements() -> List[Tuple[Any, str, Any]]:
         (bound_arguments, "args", _property_like(_core.bound_args, bound_arguments.args)),
         (bound_arguments, "kwargs", _property_like(_core.bound_kwargs, bound_arguments.kwargs)),
         (bound_arguments, "apply_defaults", apply_defaults),
+        (inspect, "getfullargspec", _options.getfullargspec),
+        (inspect, "getcallargs", _options.getcallargs),
     ]
 
 
@@ -234,3 +226,7 @@ def unpatch_inspect() -> None:
             if owner.__dict__.get(name) is ours:
                 setattr(owner, name, original)
         _installed.clear()
+
+
+from . import _options  # noqa: E402 - it reads this module's names
+from ._options import signature_fallback as _signature_fallback  # noqa: E402
