@@ -19,16 +19,19 @@ from ._impl import compiled as _compiled
 from ._impl import module as _implementation
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
+from ._served import Served, record_served
 
 __all__ = [
     "IMPLEMENTATION",
     "MISSING",
     "Binder",
     "Layout",
+    "Served",
     "Signature",
     "Wrapper",
     "binder",
     "patch_inspect",
+    "record_served",
     "signature",
     "unpatch_inspect",
     "wrap",
