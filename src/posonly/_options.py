@@ -266,7 +266,13 @@ def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
     has already been asked."""
     reason: Optional[str] = None
     if options and type(obj) is FUNCTION_TYPE:
-        sig, reason = options_signature(cls, obj, options)
+        try:
+            sig, reason = options_signature(cls, obj, options)
+        except BaseException:
+            # inspect's own error, evaluating the annotations: served so.
+            if _observer is not None:
+                _observer(entry, None)
+            raise
         if sig is not None:
             if _observer is not None:
                 _observer(entry, None)
