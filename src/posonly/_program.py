@@ -101,6 +101,8 @@ def main(argv: List[str]) -> int:
     try:
         if module is not None:
             runpy.run_module(module, run_name="__main__", alter_sys=True)
+        elif os.path.isfile(script) and not _is_zip(script):  # type: ignore[arg-type]
+            _run_source(script)  # type: ignore[arg-type]
         else:
             runpy.run_path(script, run_name="__main__")  # type: ignore[arg-type]
     except SystemExit as exit_:
@@ -118,6 +120,27 @@ def main(argv: List[str]) -> int:
         traceback.print_exception(type(error), error, tb)
         return 1
     return 0
+
+
+def _run_source(script: str) -> None:
+    """Run the source file ``script`` as python runs it: in a new
+    ``__main__`` module whose ``__file__`` (and code's file name) is the
+    absolute path, with ``sys.argv[0]`` as given."""
+    import builtins
+    import types
+    from importlib.machinery import SourceFileLoader
+
+    path = os.path.abspath(script)
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    main.__loader__ = SourceFileLoader("__main__", path)
+    main.__cached__ = None  # type: ignore[attr-defined]
+    sys.modules["__main__"] = main
+    with open(path, "rb") as stream:
+        source = stream.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    exec(code, main.__dict__)  # noqa: S102 - the program the user asked to run
 
 
 def _is_zip(path: str) -> bool:
