@@ -311,8 +311,9 @@ def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:
     return sig
 
 
-def _spec_of(sig: Any) -> Any:
-    """inspect's ``getfullargspec`` of ``sig``, step for step."""
+def _spec_of(sig: Any, with_annotations: bool = True) -> Any:
+    """inspect's ``getfullargspec`` of ``sig``, step for step (its
+    annotations left empty where not ``with_annotations``)."""
     args = []
     varargs = None
     varkw = None
@@ -320,7 +321,7 @@ def _spec_of(sig: Any) -> Any:
     annotations = {}
     defaults: Any = ()
     kwdefaults: Any = {}
-    if sig._return_annotation is not _empty:
+    if with_annotations and sig._return_annotation is not _empty:
         annotations["return"] = sig._return_annotation
     for param in sig._parameters.values():
         kind = param._kind
@@ -337,8 +338,10 @@ def _spec_of(sig: Any) -> Any:
                 kwdefaults[name] = param._default
         else:
             varkw = name
-        if param._annotation is not _empty:
+        if with_annotations and param._annotation is not _empty:
             annotations[name] = param._annotation
+    if not with_annotations:
+        return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None
     return _FullArgSpec(args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None,
                         annotations)
 
@@ -375,7 +378,7 @@ def getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
     if _observer is not None:
         _observer("inspect.getcallargs", None)
     # inspect's getcallargs, step for step, from its getfullargspec's fields.
-    args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig)
+    args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig, False)
     f_name = func.__name__
     arg2value: Dict[str, Any] = {}
     if kind is _METHOD and func.__self__ is not None:
