@@ -190,8 +190,9 @@ def patch_inspect(maxsize: int = 4096) -> None:
     """Make :mod:`inspect`'s signatures of plain functions, and every
     signature's binding, go through posonly, with the same answers and errors.
 
-    Replaces ``inspect.signature``, ``inspect.Signature.bind``,
-    ``bind_partial`` and ``from_callable``, and
+    Replaces ``inspect.signature``, ``inspect.getfullargspec``,
+    ``inspect.getcallargs``, ``inspect.Signature.bind``, ``bind_partial``
+    and ``from_callable``, and
     ``inspect.BoundArguments.args``, ``kwargs`` and ``apply_defaults`` (code
     that took ``inspect.signature`` by ``from inspect import signature``
     before the patch keeps inspect's, which calls the patched

@@ -7,7 +7,7 @@ A plain function's signature with options is the core's plain signature
 in it.  Those are the function's own ``__annotations__`` unless an option asks
 for more; then they are what the running inspect's own ``get_annotations``
 returns, called with the arguments inspect's ``_signature_from_function``
-passes it, and written into the signature's fresh parameters.  So the answer
+passes it, and written into a copy of the signature.  So the answer
 and every error (a name that does not resolve, a syntax error in a string
 annotation, ``eval_str`` with a format other than ``VALUE``) are inspect's;
 only what inspect itself would do around the evaluation is saved.  The
@@ -51,6 +51,9 @@ _Parameter = DIALECT.Parameter
 _Signature = DIALECT.Signature
 _BoundArguments = DIALECT.BoundArguments
 _POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_KEYWORD = DIALECT.kinds
+_PARAMETERS_DICT = DIALECT.parameters_dict
+_MappingProxy = types.MappingProxyType
+_new = object.__new__
 _FullArgSpec = inspect.FullArgSpec
 _METHOD = types.MethodType
 _INSPECT_GETFULLARGSPEC: Callable[..., Any] = inspect.getfullargspec
@@ -204,12 +207,23 @@ def _needs_evaluation(func: Any, eval_str: bool, code: int, locals_: Any) -> boo
 
 
 def _with_annotations(sig: Any, annotations: Dict[str, Any]) -> Any:
-    """``sig`` (a signature just made by the core, whose parameters nobody
-    else holds) with ``annotations`` in place of its parameters' own."""
+    """A copy of ``sig`` (of its class, made by the core) with
+    ``annotations`` in place of its parameters' own: parameters and
+    signature made as the core makes them, so that nothing the core may
+    share is changed."""
+    params = _PARAMETERS_DICT()
     for param in sig._parameters.values():
-        param._annotation = annotations.get(param._name, _empty)
-    sig._return_annotation = annotations.get("return", _empty)
-    return sig
+        name = param._name
+        made = _new(_Parameter)
+        made._name = name
+        made._kind = param._kind
+        made._default = param._default
+        made._annotation = annotations.get(name, _empty)
+        params[name] = made
+    copy = _new(type(sig))
+    copy._parameters = _MappingProxy(params)
+    copy._return_annotation = annotations.get("return", _empty)
+    return copy
 
 
 def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
@@ -249,7 +263,7 @@ def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any
         else:
             annotations = get_annotations(func, globals=globals_, locals=locals_,
                                           eval_str=eval_str, format=annotation_format)
-        _with_annotations(sig, annotations)
+        sig = _with_annotations(sig, annotations)
     return sig, None
 
 
