@@ -8,6 +8,12 @@ handler.  The binder is compiled
 with Cython when the extension is built; otherwise (or with
 ``POSONLY_PURE_PYTHON=1`` set before import, or off CPython) a pure-Python twin
 with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
+
+``signature(f)`` and ``patch_inspect()`` are a drop-in for :mod:`inspect`'s
+signatures, binding, ``getfullargspec`` and ``getcallargs``;
+``record_served()`` counts which of those calls posonly served and which
+fell back to inspect's own code, and why (``python -m posonly run --report``
+does so for a whole program).
 """
 
 from __future__ import annotations
