@@ -80,7 +80,7 @@ if DIALECT.annotation_format_value is not None:
     import annotationlib  # type: ignore[import-not-found]
 
     _Format: Any = annotationlib.Format
-    _annotate_of = FUNCTION_TYPE.__dict__.get("__annotate__")
+    _annotate_of: Any = FUNCTION_TYPE.__dict__.get("__annotate__")
 else:
     _Format = None
     _annotate_of = None

@@ -183,10 +183,10 @@ class Served:
             lines += ["", f"fell back, by caller (the {min(callers, len(fallen))} with most "
                           f"of {len(fallen)}):"]
             cwd = os.getcwd() + os.sep
-            for (caller, entry, reason), n in fallen[:callers]:
-                if caller.startswith(cwd):
-                    caller = caller[len(cwd):]
-                lines.append(f"  {n:>9}  {caller}  {entry}  [{reason}]")
+            for (where, entry, why), n in fallen[:callers]:
+                if where.startswith(cwd):
+                    where = where[len(cwd):]
+                lines.append(f"  {n:>9}  {where}  {entry}  [{why}]")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -67,7 +67,7 @@ def is_patched() -> bool:
 # unpatched.
 
 
-def _inspect_own(owner: type, name: str) -> Any:
+def _inspect_own(owner: Any, name: str) -> Any:
     """inspect's own ``owner.name``, as before any patch."""
     from posonly import _inspect
 
