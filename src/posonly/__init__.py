@@ -8,6 +8,12 @@ handler.  The binder is compiled
 with Cython when the extension is built; otherwise (or with
 ``POSONLY_PURE_PYTHON=1`` set before import, or off CPython) a pure-Python twin
 with the same API and behaviour is used.  ``IMPLEMENTATION`` says which.
+
+``signature(f)`` and ``patch_inspect()`` are a drop-in for :mod:`inspect`'s
+signatures, binding, ``getfullargspec`` and ``getcallargs``;
+``record_served()`` counts which of those calls posonly served and which
+fell back to inspect's own code, and why (``python -m posonly run --report``
+does so for a whole program).
 """
 
 from __future__ import annotations
@@ -18,16 +24,19 @@ from ._common import make_binder
 from . import _impl
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
+from ._served import Served, record_served
 
 __all__ = [
     "IMPLEMENTATION",
     "MISSING",
     "Binder",
     "Layout",
+    "Served",
     "Signature",
     "Wrapper",
     "binder",
     "patch_inspect",
+    "record_served",
     "signature",
     "unpatch_inspect",
     "wrap",

@@ -1,4 +1,5 @@
-"""The command line: ``python -m posonly bench`` and ``python -m posonly compare``."""
+"""The command line: ``python -m posonly bench``, ``python -m posonly compare``
+and ``python -m posonly run`` (see ``_program``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ examples:
   python -m posonly bench --plot out.png     also draw the ratios (pip install 'posonly[plot]')
   python -m posonly compare old.json new.json
                                              each cell's change and whether it is significant
+  python -m posonly run --report -m mytool args
+                                             run a program with inspect patched, and say at exit
+                                             which calls posonly served and which fell back
 
 Ratios are to the floor: a plain def with the same signature, returning its
 locals, called with the same literal arguments (the interpreter's own binding).
@@ -73,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("new", metavar="NEW.json")
     compare.add_argument("--only-significant", action="store_true",
                          help="list only the cells that changed significantly")
+    commands.add_parser(
+        "run", help="run a program with inspect patched (--report: what was served, at exit)",
+        description="python -m posonly run [--report] (-m module | script) [args...]: run a "
+                    "program as python would, with posonly.patch_inspect() on; with --report, "
+                    "print at exit which calls posonly served and which fell back to inspect's "
+                    "own code, by entry point, reason and caller.")
     return parser
 
 
@@ -158,6 +168,11 @@ def _compare(options: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["run"]:
+        from posonly import _program
+
+        return _program.main(args[1:])
     parser = _parser()
     options = parser.parse_args(argv)
     if options.command == "bench":

@@ -77,11 +77,9 @@ cdef str _reason(str key):
     raise SystemError(f"posonly: no fallback reason {key!r}")
 
 
-cdef str _R_OPTIONS = _reason("options")
-cdef str _R_NOT_PLAIN = _reason("not a plain function")
-cdef str _R_SIGNATURE_CLASS = _reason("signature class")
-cdef str _R_PARAMETER_CLASS = _reason("parameter class")
-cdef str _R_BOUND_ARGUMENTS = _reason("bound arguments class")
+cdef str _R_SIGNATURE_CLASS = _reason("signature-subclass")
+cdef str _R_PARAMETER_CLASS = _reason("parameter-subclass")
+cdef str _R_BOUND_ARGUMENTS = _reason("bound-arguments-subclass")
 cdef str _R_CALL = _reason("call")
 
 # The kinds, as the values of Parameter._kind: compared by identity.

@@ -139,7 +139,7 @@ FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
 #
 # With an observer set (``set_observer(fn)`` of either core), each call of a
 # patched entry point reports ``fn(entry, reason)``: ``entry`` one of
-# ENTRIES, ``reason`` None where the core answered, else the key of
+# ENTRIES, ``reason`` None where posonly served it, else the key of
 # FALLBACK_REASONS saying why inspect's own code answered.  Without one (the
 # default) the check costs one pointer comparison per call.
 
@@ -150,17 +150,53 @@ ENTRIES = (
     "Signature.bind",
     "Signature.bind_partial",
     "BoundArguments.apply_defaults",
+    "inspect.getfullargspec",
+    "inspect.getcallargs",
 )
 
 FALLBACK_REASONS = {
-    "options": "options besides follow_wrapped were passed",
-    "not a plain function": "not a plain Python function whose code, defaults and annotations "
-    "tell its signature (a class, a builtin, a method, a partial, __wrapped__, __signature__)",
-    "signature class": "a Signature subclass that makes, keeps or binds its parameters its own way",
-    "parameter class": "a parameter that is not a plain inspect.Parameter",
-    "bound arguments class": "a BoundArguments subclass, or one whose signature or arguments "
-    "are not inspect's plain ones",
-    "call": "the entry point itself was called with arguments it refuses (inspect's own error)",
+    "class": "a class: inspect's own code reads its __init__, __new__ or metaclass",
+    "method": "a bound method, or a method descriptor: inspect's own code unbinds it",
+    "builtin": "a builtin or extension function: inspect's own code parses its text signature",
+    "partial": "a functools.partial or partialmethod: inspect's own code binds its arguments",
+    "callable-object": "another callable object: inspect's own code finds its __call__",
+    "wrapped": "a function with __wrapped__ (a decorator's functools.wraps): inspect's "
+               "own code unwraps it",
+    "own-signature": "a function carrying __signature__, __text_signature__ or a "
+                     "partialmethod: inspect's own code reads it",
+    "unusual-function": "a function whose parameters or defaults inspect's Parameter() "
+                        "must check (names that are not identifiers, defaults for no parameter)",
+    "annotations-unreadable": "reading the function's __annotations__ raised (an annotation "
+                              "naming something not yet defined): inspect's own code answers",
+    "signature-subclass": "a Signature subclass with its own construction, _bind or "
+                          "parameters: inspect's own code runs",
+    "parameter-subclass": "a parameter that is not a plain inspect.Parameter: inspect's own "
+                          "code runs",
+    "bound-arguments-subclass": "a BoundArguments subclass, or one of a Signature subclass: "
+                                "inspect's own code runs",
+    "option": "an option, or an option's value, posonly does not serve (inspect's own code "
+              "answers, and raises what it raises)",
+    "call": "the entry point itself was called with arguments it refuses (inspect's own "
+            "error)",
 }
-"""Why a call of a patched entry point fell back to inspect's own code:
-key -> one-line description."""
+"""Why an entry point of the drop-in handed a call to inspect's own code:
+reason key -> one line.  The observer (see ``_served``) is told one of these
+keys, or None for a call served by posonly."""
+
+
+# -- inspect's own entry points -----------------------------------------------
+#
+# Read when posonly is imported, before any patch: what a fallback calls, and
+# what the patched objects pose as.
+
+INSPECT_SIGNATURE: Callable[..., Any] = inspect.signature
+INSPECT_FROM_CALLABLE: Callable[..., Any] = inspect.Signature.__dict__["from_callable"].__func__
+
+
+def like_inspect(function: Any, original: Any, qualname: str) -> Any:
+    """``function`` named and documented as inspect's ``original``."""
+    function.__module__ = original.__module__
+    function.__qualname__ = qualname
+    function.__name__ = qualname.rpartition(".")[2]
+    function.__doc__ = original.__doc__
+    return function

@@ -1078,3 +1078,4 @@ def _keep_layout(code: Any, *fields: Any) -> Any:
             _layouts.clear()
         _layouts[id(code)] = layout
     return layout
+

@@ -53,22 +53,17 @@ import threading
 from typing import Any, Callable, Dict, List, Tuple
 
 from . import _dropin_py as _pure
-from . import _impl
-from ._dropin_common import FUNCTION_TYPE
+from . import _impl, _options
+from ._dropin_common import FUNCTION_TYPE, INSPECT_FROM_CALLABLE, INSPECT_SIGNATURE, like_inspect
+from ._options import signature_fallback as _signature_fallback
 
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]
 
 _core: Any = _impl.dropin
 """The drop-in's core: the compiled module or ``_dropin_py``."""
 
-_INSPECT_FROM_CALLABLE: Callable[..., Any] = inspect.Signature.__dict__["from_callable"].__func__
-_INSPECT_SIGNATURE: Callable[..., Any] = inspect.signature
-_SIGNATURE_OPTIONS = frozenset(
-    name for name, param in inspect.signature(_INSPECT_SIGNATURE).parameters.items()
-    if param.kind is param.KEYWORD_ONLY and name != "follow_wrapped"
-)
-"""The options inspect.signature takes besides follow_wrapped (all of which
-it hands to ``Signature.from_callable``)."""
+_INSPECT_FROM_CALLABLE = INSPECT_FROM_CALLABLE
+_INSPECT_SIGNATURE = INSPECT_SIGNATURE
 _INSPECT_BIND: Callable[..., Any] = inspect.Signature.bind
 _INSPECT_BIND_PARTIAL: Callable[..., Any] = inspect.Signature.bind_partial
 _INSPECT_APPLY_DEFAULTS: Callable[..., Any] = inspect.BoundArguments.apply_defaults
@@ -76,34 +71,10 @@ _INSPECT_ARGS: Any = inspect.BoundArguments.args
 _INSPECT_KWARGS: Any = inspect.BoundArguments.kwargs
 
 
-def _like(function: Any, original: Any, qualname: str) -> Any:
-    """``function`` named and documented as inspect's ``original``."""
-    function.__module__ = original.__module__
-    function.__qualname__ = qualname
-    function.__name__ = qualname.rpartition(".")[2]
-    function.__doc__ = original.__doc__
-    return function
-
-
 def _report(entry: str, reason: Any) -> None:
     observer = _core.get_observer()
     if observer is not None:
         observer(entry, reason)
-
-
-def _signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
-                        options: Dict[str, Any]) -> Any:
-    """What a signature entry point (``entry``: "inspect.signature" or
-    "Signature.from_callable") answers where the core did not: options were
-    passed, or ``obj`` is not a plain function.  Reports the fallback and
-    asks inspect's own code (``cls.from_callable``'s)."""
-    observer = _core.get_observer()
-    if observer is not None:
-        observer(entry, "options" if options else "not a plain function")
-    if entry == "inspect.signature" and not _SIGNATURE_OPTIONS.issuperset(options):
-        # Refused by inspect.signature itself, with its name in the message.
-        return _INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
-    return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
 
 
 # The entry points of the pure core: Python functions with inspect's
@@ -171,14 +142,14 @@ def _pure_apply_defaults(self):  # type: ignore[no-untyped-def]
         _pure._observer("BoundArguments.apply_defaults", None)
 
 
-_like(_pure_bind, _INSPECT_BIND, "Signature.bind")
-_like(_pure_bind_partial, _INSPECT_BIND_PARTIAL, "Signature.bind_partial")
-_like(_pure_from_callable, _INSPECT_FROM_CALLABLE, "Signature.from_callable")
+like_inspect(_pure_bind, _INSPECT_BIND, "Signature.bind")
+like_inspect(_pure_bind_partial, _INSPECT_BIND_PARTIAL, "Signature.bind_partial")
+like_inspect(_pure_from_callable, _INSPECT_FROM_CALLABLE, "Signature.from_callable")
 # Its own parameters stand for inspect's, which differ between versions.
 _pure_from_callable.__wrapped__ = _INSPECT_FROM_CALLABLE  # type: ignore[attr-defined]
-_like(_pure_inspect_signature, _INSPECT_SIGNATURE, "signature")
+like_inspect(_pure_inspect_signature, _INSPECT_SIGNATURE, "signature")
 _pure_inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-defined]
-_like(_pure_apply_defaults, _INSPECT_APPLY_DEFAULTS, "BoundArguments.apply_defaults")
+like_inspect(_pure_apply_defaults, _INSPECT_APPLY_DEFAULTS, "BoundArguments.apply_defaults")
 
 
 def _entry_points(core: Any) -> Dict[str, Any]:
@@ -235,6 +206,7 @@ def _use_core(core: Any) -> None:
     ``patch_inspect()`` installs, and :class:`Signature`'s methods."""
     global _core, bind, bind_partial, from_callable, inspect_signature, apply_defaults
     _core = core
+    _options.serve_with(core)
     entries = _entries(core)
     bind = Signature.bind = entries["bind"]  # type: ignore[misc]
     bind_partial = Signature.bind_partial = entries["bind_partial"]  # type: ignore[misc]
@@ -302,6 +274,8 @@ def _replacements() -> List[Tuple[Any, str, Any]]:
         (bound_arguments, "args", _property_like(entries["args"], _INSPECT_ARGS)),
         (bound_arguments, "kwargs", _property_like(entries["kwargs"], _INSPECT_KWARGS)),
         (bound_arguments, "apply_defaults", entries["apply_defaults"]),
+        (inspect, "getfullargspec", _options.getfullargspec),
+        (inspect, "getcallargs", _options.getcallargs),
     ]
 
 
@@ -309,7 +283,8 @@ def patch_inspect(maxsize: int = 4096) -> None:
     """Make :mod:`inspect`'s signatures of plain functions, and every
     signature's binding, go through posonly, with the same answers and errors.
 
-    Replaces ``inspect.signature``, ``inspect.Signature.bind``,
+    Replaces ``inspect.signature``, ``inspect.getfullargspec``,
+    ``inspect.getcallargs``, ``inspect.Signature.bind``,
     ``bind_partial`` and ``from_callable``, and
     ``inspect.BoundArguments.args``, ``kwargs`` and ``apply_defaults`` (code
     that took ``inspect.signature`` by ``from inspect import signature``

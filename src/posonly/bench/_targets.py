@@ -121,5 +121,21 @@ def _plain_signature_function() -> Any:
     return function
 
 
+def _plain_getcallargs_function() -> Any:
+    """inspect's own ``getcallargs``, its code run in a copy of its module's
+    globals where ``getfullargspec`` is inspect's own (the patched module's
+    would be the patch's)."""
+    own = _inspect_own(inspect, "getcallargs")
+    function = types.FunctionType(
+        own.__code__, {**vars(inspect), "getfullargspec": _inspect_own(inspect, "getfullargspec")},
+        own.__name__, own.__defaults__, own.__closure__)
+    function.__kwdefaults__ = own.__kwdefaults__
+    return function
+
+
 #: What a plain cell reads where a client reads the ``inspect`` module.
-plain_inspect = types.SimpleNamespace(signature=_plain_signature_function())
+plain_inspect = types.SimpleNamespace(
+    signature=_plain_signature_function(),
+    getfullargspec=_inspect_own(inspect, "getfullargspec"),
+    getcallargs=_plain_getcallargs_function(),
+)

@@ -11,6 +11,17 @@ Three patterns, each a few statements per call:
   ``TypeError``, then ``bind_partial``, whose ``.args`` and ``.kwargs`` are
   carried to the next call (currying and dispatch libraries).
 
+And inspect's options and older functions, one call each:
+
+- *options*: ``inspect.signature(f, **options)``: ``eval_str=True`` (web
+  frameworks and command-line builders, per route or command at start-up),
+  with annotations that need no evaluation and with string annotations
+  that do; from 3.14, ``annotation_format=FORWARDREF`` and ``STRING``
+  (test runners, caching decorators, property-based testing tools);
+- *getfullargspec*: ``inspect.getfullargspec(f)`` (dependency-injection
+  containers, per resolution);
+- *getcallargs*: ``inspect.getcallargs(f, *args, **kwargs)``.
+
 The table is measured with the patch in place, and both cells of a row are
 timed in the same interleaved rounds: the plain cell runs inspect's own code
 through subclasses of its classes that keep inspect's methods (see
@@ -21,7 +32,8 @@ on, as at a decoration that follows ``patch_inspect()`` at start-up.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, List, Optional, Tuple
+import sys
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _targets
 from .case import Case
@@ -51,6 +63,66 @@ PATTERNS: Dict[str, Tuple[str, str]] = {
     ),
 }
 
+PATTERNS.update({
+    "options": (
+        "inspect.signature(f, **options) per call",
+        "module.signature(f, **kwargs)",
+    ),
+    "getfullargspec": (
+        "inspect.getfullargspec(f) per call",
+        "module.getfullargspec(f)",
+    ),
+    "getcallargs": (
+        "inspect.getcallargs(f, *args, **kwargs) per call",
+        "module.getcallargs(f, *args, **kwargs)",
+    ),
+})
+TIMED = {
+    "options": "inspect.signature",
+    "getfullargspec": "inspect.getfullargspec",
+    "getcallargs": "inspect.getcallargs",
+}
+"""What a pattern's cells time, where it is not ``inspect.Signature.bind``."""
+
+
+class OptionCase(Case):
+    """A case whose parameters may be annotated (compiled without this
+    module's ``from __future__ import annotations``); for the options
+    pattern its "call" is the options (``annotation_format``'s values named
+    as ``Format.X``).  ``shown`` is how the report writes the call."""
+
+    def __init__(self, name: str, params: str, call: str,
+                 shown: str = "inspect.signature(f, {call})") -> None:
+        super().__init__(name, params, call)
+        self.shown = shown
+
+    def function(self) -> Callable[..., Tuple[Any, ...]]:
+        names = self.parameter_names()
+        source = f"def f({self.params}):\n    return ({''.join(n + ', ' for n in names)})\n"
+        namespace: Dict[str, Any] = {}
+        exec(compile(source, "<case>", "exec", dont_inherit=True), namespace)
+        return namespace["f"]  # type: ignore[no-any-return]
+
+    def parameter_names(self) -> List[str]:
+        return [p.split("=")[0].split(":")[0].strip().lstrip("*")
+                for p in self.params.split(",") if p.strip() not in ("", "/", "*")]
+
+    def arguments(self) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+        namespace: Dict[str, Any] = {}
+        if "Format" in self.call:
+            import annotationlib  # type: ignore[import-not-found]
+
+            namespace["Format"] = annotationlib.Format
+        return eval(f"(lambda *a, **k: (a, k))({self.call})",  # type: ignore[no-any-return]
+                    namespace)
+
+    def info(self) -> Dict[str, str]:
+        return {"signature": self.signature, "call": self.shown.format(call=self.call)}
+
+
+ANNOTATED = "a: int, b: str = 'x', /, c: float = 1.0, *, d: bool = True"
+STRINGS = "a: 'int', b: 'str' = 'x', /, c: 'float' = 1.0, *, d: 'list[int]' = []"
+
 #: (pattern, case): for currying, the call leaves a required parameter out.
 ROWS: List[Tuple[str, Case]] = [
     ("decorator", Case("decorator: three by position", "a, b, c", "1, 2, 3")),
@@ -61,7 +133,23 @@ ROWS: List[Tuple[str, Case]] = [
     ("currying", Case("currying: three, one given", "a, b, c", "1")),
     ("currying", Case("currying: mixed kinds, two given", "a, b, /, c, d=4, *, e, g=7",
                       "1, 2, e=5")),
+    ("options", OptionCase("options: eval_str, annotations", ANNOTATED, "eval_str=True")),
+    ("options", OptionCase("options: eval_str, string annotations", STRINGS, "eval_str=True")),
+    ("getfullargspec", OptionCase("getfullargspec: every kind",
+                                  "a, b, /, c, d=4, *args, e, g=7, **kw", "",
+                                  "getfullargspec(f)")),
+    ("getcallargs", OptionCase("getcallargs: every kind", "a, b, /, c, d=4, *, e, g=7",
+                               "1, 2, 3, e=5", "getcallargs(f, {call})")),
 ]
+if sys.version_info >= (3, 14):
+    ROWS[-2:-2] = [
+        ("options", OptionCase("options: FORWARDREF, annotations", ANNOTATED,
+                               "annotation_format=Format.FORWARDREF")),
+        ("options", OptionCase("options: STRING, no annotations",
+                               "a, b='x', /, c=1.0, *, d=True", "annotation_format=Format.STRING")),
+        ("options", OptionCase("options: STRING, annotations", ANNOTATED,
+                               "annotation_format=Format.STRING")),
+    ]
 COLUMNS = {
     "inspect": "plain inspect",
     "patched": "after posonly.patch_inspect()",
@@ -82,7 +170,7 @@ def pattern_cell(pattern: str, case: Case, column: str) -> Cell:
         def run_plain(n: int) -> int:
             return loop(n, plain, f, sig, args, kwargs)
 
-        return Cell(case.name, column, run_plain, timed="inspect.Signature.bind")
+        return Cell(case.name, column, run_plain, timed=TIMED.get(pattern, "inspect.Signature.bind"))
 
     made: List[Any] = []
 
@@ -94,13 +182,32 @@ def pattern_cell(pattern: str, case: Case, column: str) -> Cell:
     def run(n: int) -> int:
         return loop(n, inspect, f, made[0], args, kwargs)
 
-    return Cell(case.name, column, run, setup=setup, timed="inspect.Signature.bind, patched")
+    return Cell(case.name, column, run, setup=setup,
+                timed=TIMED.get(pattern, "inspect.Signature.bind") + ", patched")
+
+
+def _once(pattern: str, module: Any, f: Any, args: Any, kwargs: Any) -> Any:
+    """What one call of an option pattern answers, comparably."""
+    if pattern == "options":
+        sig = module.signature(f, **kwargs)
+        return (sig, str(sig), [p.annotation for p in sig.parameters.values()])
+    if pattern == "getfullargspec":
+        return module.getfullargspec(f)
+    return module.getcallargs(f, *args, **kwargs)
 
 
 def check(pattern: str, case: Case) -> None:
     """The patched pattern's results equal plain inspect's."""
     f = case.function()
     args, kwargs = case.arguments()
+    if pattern in TIMED:
+        plain_answer = _once(pattern, _targets.plain_inspect, f, args, kwargs)
+        with _targets.patched():
+            patched_answer = _once(pattern, inspect, f, args, kwargs)
+        if plain_answer != patched_answer:
+            raise AssertionError(f"{case.label}: patched {patched_answer!r} != plain "
+                                 f"{plain_answer!r}")
+        return
 
     def outcome() -> Any:
         sig = inspect.signature(f)

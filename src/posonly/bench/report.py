@@ -170,16 +170,20 @@ def format_creation(section: Dict[str, Any]) -> List[str]:
 
 def format_clients(section: Dict[str, Any]) -> List[str]:
     lines = [section["title"] + " " + _measured(section)]
-    lines.append(f"{'pattern':<14}{'signature':<30}{'call':<18}{'inspect ns':>11}"
+    rows = section["rows"]
+    pw = max([14] + [len(row["pattern"]) + 2 for row in rows])
+    cw = max([18] + [len(row["call"]) + 2 for row in rows])
+    lines.append(f"{'pattern':<{pw}}{'signature':<30}{'call':<{cw}}{'inspect ns':>11}"
                  f"{'patched ns':>11}{'speedup':>10}{'+-':>8}")
-    for row in section["rows"]:
+    for row in rows:
         cells = row["cells"]
         lines.append(
-            f"{row['pattern']:<14}{_short(row['signature'], 30):<30}{row['call']:<18}"
+            f"{row['pattern']:<{pw}}{_short(row['signature'], 30):<30}{row['call']:<{cw}}"
             f"{cells['inspect']['value']:>11.0f}{cells['patched']['value']:>11.0f}"
             f"{_ratio(row['ratios'].get('speedup'), 10)}{_pct(_row_spread(row)):>8}")
     if section["geomean"]:
-        lines.append(f"{'geomean':<62}{'':>22}{_ratio(section['geomean'].get('speedup'), 10)}")
+        lines.append(f"{'geomean':<{pw + 30 + cw}}{'':>22}"
+                     f"{_ratio(section['geomean'].get('speedup'), 10)}")
     for name, pattern in section["patterns"].items():
         lines.append(f"{name}: {pattern['does']}")
     return lines
