@@ -1,5 +1,8 @@
 """Generated layouts and calls, right and wrong, for the differential tests."""
 
+import random
+from typing import Any, Tuple
+
 from hypothesis import strategies as st
 
 from oracle import Str, Value
@@ -11,7 +14,7 @@ EXTRA_KEYWORDS = ["zz", "nam", "valeu", "kwargs", "b2"]
 
 
 @st.composite
-def layouts(draw):
+def layouts(draw: st.DrawFn) -> Layout:
     names = iter(draw(st.permutations(NAMES)))
     count = st.integers(0, 3)
     posonly = [next(names) for _ in range(draw(count))]
@@ -34,7 +37,7 @@ def layouts(draw):
     )
 
 
-def keyword_variant(rng, name):
+def keyword_variant(rng: random.Random, name: str) -> str:
     """The name as a call might spell it: interned, equal but not identical, or
     a str subclass."""
     kind = rng.random()
@@ -45,11 +48,12 @@ def keyword_variant(rng, name):
     return Str(name)
 
 
-def generate_call(rng, layout, allow_odd_names):
+def generate_call(rng: random.Random, layout: Layout,
+                  allow_odd_names: bool) -> Tuple[Tuple[Any, ...], Tuple[Any, ...], Tuple[Any, ...]]:
     nargs = rng.randint(0, layout.argcount + 2)
     args = tuple(Value(f"arg{i}") for i in range(nargs))
     pool = list(layout.names) + EXTRA_KEYWORDS
-    kwnames = []
+    kwnames: list[Any] = []
     for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 4])):
         name = rng.choice(pool)
         if not allow_odd_names and name in kwnames:

@@ -53,11 +53,11 @@ IMPLEMENTATIONS = ["cython", "python"] if sys.implementation.name == "cpython" e
 
 
 @pytest.fixture(scope="session", params=IMPLEMENTATIONS)
-def impl(request):
+def impl(request: pytest.FixtureRequest) -> types.SimpleNamespace:
     """Each implementation of the binder in turn: the whole suite runs over both."""
     return _load(request.param)
 
 
 @pytest.fixture(scope="session")
-def default_impl():
+def default_impl() -> types.ModuleType:
     return posonly

@@ -6,13 +6,16 @@ keyword arguments", "got a positional-only argument passed as keyword
 argument"); nothing here knows what any interpreter answers."""
 
 import sys
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import pytest
 
 from posonly import Layout
 
 if sys.implementation.name == "cpython":
-    from _testcapi import pyobject_vectorcall as _pyobject_vectorcall
+    from _testcapi import pyobject_vectorcall  # type: ignore[import-not-found]
+
+    _pyobject_vectorcall: Optional[Callable[..., Any]] = pyobject_vectorcall
 else:  # PyPy has no vectorcall (and ships _testcapi unbuilt)
     _pyobject_vectorcall = None
 
@@ -26,7 +29,8 @@ requires_vectorcall = pytest.mark.skipif(
 )
 
 
-def interpreter_vectorcall(func, stack, kwnames):
+def interpreter_vectorcall(func: Callable[..., Any], stack: Sequence[Any],
+                           kwnames: Optional[Tuple[Any, ...]]) -> Any:
     """The interpreter's own vectorcall of ``func`` with ``stack`` and
     ``kwnames``.  Where there is no vectorcall (PyPy), the call it stands
     for, which exists only when the keyword names are distinct strings."""
@@ -44,10 +48,10 @@ def interpreter_vectorcall(func, stack, kwnames):
 class Value:
     """A distinct argument or default; identity is what the tests compare."""
 
-    def __init__(self, label):
+    def __init__(self, label: str) -> None:
         self.label = label
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.label}>"
 
 
@@ -55,7 +59,7 @@ class Str(str):
     """A str subclass used as a keyword name."""
 
 
-def make_function(layout: Layout):
+def make_function(layout: Layout) -> Callable[..., Tuple[Any, ...]]:
     """A real ``def`` with ``layout``'s signature, named as the layout is, that
     returns its locals in frame order."""
     params = []
@@ -75,9 +79,9 @@ def make_function(layout: Layout):
     if layout.varkw is not None:
         params.append("**" + layout.varkw)
     body = "".join(n + ", " for n in layout.names)
-    namespace = {"_D": defaults, "_K": kwdefaults}
+    namespace: dict[str, Any] = {"_D": defaults, "_K": kwdefaults}
     exec(f"def oracle({', '.join(params)}):\n    return ({body})\n", namespace)
-    func = namespace["oracle"]
+    func: Callable[..., Tuple[Any, ...]] = namespace["oracle"]
     func.__qualname__ = layout.name
     if sys.version_info < (3, 10):  # named by co_name (CPython) or __name__ (PyPy)
         func.__code__ = func.__code__.replace(co_name=layout.name)
@@ -85,7 +89,7 @@ def make_function(layout: Layout):
     return func
 
 
-def outcome(call):
+def outcome(call: Callable[[], Any]) -> Tuple[Any, ...]:
     """What a call gives: ("ok", value) or ("error", type, message)."""
     try:
         return ("ok", call())
@@ -93,7 +97,7 @@ def outcome(call):
         return ("error", type(exc), str(exc))
 
 
-def same_object_tree(a, b) -> bool:
+def same_object_tree(a: Any, b: Any) -> bool:
     """Equal as locals tuples are: the same objects, the same exact container
     types, dict keys in the same order."""
     if type(a) is not type(b):
@@ -107,7 +111,7 @@ def same_object_tree(a, b) -> bool:
     return a is b
 
 
-def assert_same_outcome(got, expected):
+def assert_same_outcome(got: Tuple[Any, ...], expected: Tuple[Any, ...]) -> None:
     if expected[0] == "ok":
         assert got[0] == "ok", f"expected {expected[1]!r}, got {got}"
         assert same_object_tree(got[1], expected[1]), f"{got[1]!r} != {expected[1]!r}"

@@ -399,11 +399,12 @@ weak reference to the signature's mapping (or, elsewhere, to the
 signature)."""
 
 
-class _Ref(_weakref.ref):
+class _Ref(_weakref.ref):  # type: ignore[type-arg]
     """A weak reference that knows its entry's key (set after it is made:
     ``weakref.KeyedRef``'s Python ``__init__`` costs five times as much)."""
 
     __slots__ = ("key",)
+    key: int
 
 
 def _keyed(target: Any, key: int) -> Any:
@@ -623,7 +624,7 @@ def _make_template(shape: Tuple[Any, ...]) -> Tuple[Any, ...]:
                  ("bind", "bind_partial", "args", "kwargs", "apply_defaults"))
 
 
-def _n(i: int) -> str:
+def _n(i: object) -> str:
     return repr(f"\x00{i}")
 
 
@@ -950,7 +951,7 @@ def function_signature(cls: type, func: Any) -> Any:
     if cls._parameter_cls is not _Parameter:  # type: ignore[attr-defined]
         return None
     code = func.__code__
-    layout = _layouts.get(id(code))
+    layout: Any = _layouts.get(id(code))
     if layout is not None and layout[_LAYOUT_CODE]() is code:
         names = layout[_LAYOUT_NAMES]
         pos_count = layout[_LAYOUT_POSITIONAL]

@@ -208,10 +208,12 @@ def _use_core(core: Any) -> None:
     _core = core
     _options.serve_with(core)
     entries = _entries(core)
-    bind = Signature.bind = entries["bind"]  # type: ignore[misc]
-    bind_partial = Signature.bind_partial = entries["bind_partial"]  # type: ignore[misc]
+    bind = entries["bind"]
+    bind_partial = entries["bind_partial"]
     from_callable = entries["from_callable"]
-    Signature.from_callable = classmethod(from_callable)  # type: ignore[assignment]
+    setattr(Signature, "bind", bind)
+    setattr(Signature, "bind_partial", bind_partial)
+    setattr(Signature, "from_callable", classmethod(from_callable))
     inspect_signature = entries["signature"]
     apply_defaults = entries["apply_defaults"]
 

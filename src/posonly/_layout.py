@@ -709,6 +709,8 @@ def without_first(layout: Layout, n: int) -> Layout:
 
 
 _ABSENT: Any = object()
+"""Not there: an attribute not looked up, a name not in the mapping given
+to :meth:`Layout.values`."""
 
 
 def advertises(func: types.FunctionType) -> bool:
@@ -892,7 +894,6 @@ _FIELDS = (
     "name", "posonly", "positional", "varargs", "kwonly", "varkw", "defaults", "_kwdefaults",
     "names", "_hash",
 )
-_ABSENT: Any = object()  # not in the mapping given to values()
 _REQUIRED: Any = object()  # values(): a parameter without a default
 _NEW_DICT: Any = object()  # values(): **kwargs, a new empty dict
 
@@ -903,7 +904,10 @@ def _bad_values(method: str, values: Any, size: int, name: str) -> TypeError:
     return TypeError(f"{method}() needs {size} values for {name}(), got {len(values)}")
 
 
-def _picker(slots: List[int]) -> Callable[[Tuple[Any, ...]], Tuple[Any, ...]]:
+_Picker = Callable[[Tuple[Any, ...]], Tuple[Any, ...]]
+
+
+def _picker(slots: List[int]) -> _Picker:
     """A function of a tuple that returns the tuple of its items at ``slots``."""
     if len(slots) >= 2:
         return operator.itemgetter(*slots)
@@ -948,9 +952,9 @@ class _Access:
         self.first = 0 if argcount else -1
         self.varargs = total if layout.varargs is not None else -1
         self.varkw = size - 1 if layout.varkw is not None else -1
-        self.keys: Dict[Any, Tuple[Optional[Tuple[int, ...]], bool]] = {}
+        self.keys: Dict[Any, Tuple[Optional[_Picker], bool]] = {}
 
-    def key_plan(self, layout: Layout, ignore: Iterable[str]) -> Tuple[Optional[Tuple[int, ...]], bool]:
+    def key_plan(self, layout: Layout, ignore: Iterable[str]) -> Tuple[Optional[_Picker], bool]:
         """For :meth:`Layout.key`: what picks the values kept (None for
         all) and whether the last is a ``**kwargs`` dict."""
         ignored = set()
