@@ -7,6 +7,13 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
+from posonly._defaults import defaults_source
+
+cdef extern from "_wrapper.h":
+    bint posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
+                                  PyObject *seen_kwdefaults)
+    void posonly_set_error(object error)
+
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _PARSED = object()  # wrap()'s first argument to Wrapper: the rest are parsed
@@ -105,7 +112,14 @@ cdef class Wrapper:
     cdef object _binder
     cdef object _func
     cdef object _handler
-    cdef object _proceed  # around= only
+    cdef object _proceed  # around= only, made at the first call
+    # The function whose __defaults__ and __kwdefaults__ the binder read (None
+    # where the values' defaults come from a __signature__), and those two
+    # objects as it read them: a call that finds others remakes the binder
+    # first, so that a call binds with the defaults the function has then.
+    cdef object _source
+    cdef object _seen_defaults
+    cdef object _seen_kwdefaults
     cdef object _claimed_class  # what __class__ answers: see there
     cdef dict __dict__
     cdef object __weakref__  # as a function's
@@ -128,12 +142,13 @@ cdef class Wrapper:
         self._binder = make_binder(Binder, func)
         self._func = func
         self._handler = handler
+        self._proceed = None
+        self._source = func if _plain_code(func) != NULL else defaults_source(func)
+        _read_defaults(self)
         if around is None:
             self._vectorcall = <vectorcallfunc>_wrapper_before_vectorcall
-            self._proceed = None
         else:
             self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
-            self._proceed = Proceed(func, self._binder)
         _update_wrapper(self, func)
         attributes = getattr(self, "__dict__")
         if "__name__" not in attributes:
@@ -230,14 +245,63 @@ cdef class Wrapper:
         return f"<posonly.Wrapper of {self._func!r}>"
 
 
+cdef inline int _read_defaults(Wrapper self) except -1:
+    """Note the source's defaults objects as the binder has just read them."""
+    cdef PyFunctionObject *f
+    if self._source is None:
+        self._seen_defaults = self._seen_kwdefaults = None
+        return 0
+    f = <PyFunctionObject *>self._source
+    self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
+    self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
+    return 0
+
+
+cdef int _prepare(Wrapper self, bint around) except -1:
+    """Make the wrapper ready for a call: remake the binder where the
+    function's defaults changed since the binder read them (it reads the
+    function as it is now); make an around= wrapper's proceed at its first
+    call."""
+    if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
+                                <PyObject *>self._seen_kwdefaults):
+        binder = make_binder(Binder, self._func)
+        self._binder = binder
+        _read_defaults(self)
+    if around and self._proceed is None:
+        self._proceed = Proceed(self._func, self._binder)
+    return 0
+
+
+cdef PyObject *_prepared_call(Wrapper self, PyObject **args, size_t nargsf,
+                              PyObject *kwnames, bint around) noexcept:
+    """A call that finds the wrapper not ready (_prepare), then as any other."""
+    try:
+        _prepare(self, around)
+    except BaseException as error:
+        posonly_set_error(error)
+        return NULL
+    if not around:
+        return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
+                                      <PyObject *>self._handler, args, nargsf, kwnames)
+    return posonly_wrapper_around(<PyObject *>self._binder, <PyObject *>self._proceed,
+                                  <PyObject *>self._handler, args, nargsf, kwnames)
+
+
 cdef PyObject *_wrapper_before_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
                                           PyObject *kwnames) noexcept:
+    if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
+                                <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, False)
     return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
 
 cdef PyObject *_wrapper_around_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
                                           PyObject *kwnames) noexcept:
+    if self._proceed is None or posonly_defaults_changed(
+            <PyObject *>self._source, <PyObject *>self._seen_defaults,
+            <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, True)
     return posonly_wrapper_around(<PyObject *>self._binder, <PyObject *>self._proceed,
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
