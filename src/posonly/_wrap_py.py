@@ -42,7 +42,10 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
+import textwrap
 import types
+import warnings
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, Union, overload
 
 from ._common import (
@@ -59,7 +62,8 @@ from ._common import (
     resolve,
     wrapper_arguments,
 )
-from ._layout import MISSING, Layout
+from ._defaults import defaults_source
+from ._layout import MISSING, Layout, _name_of_function
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -153,22 +157,30 @@ def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
 
 def _invalid_values(size: int, name: str) -> Callable[[Any], None]:
     def invalid(values: Any) -> None:
-        if type(values) is not tuple:
-            raise TypeError(f"proceed() needs a tuple of values, not {type(values).__name__}")
-        raise TypeError(f"proceed() needs {size} values for {name}(), got {len(values)}")
+        _refuse_values(values, size, name)
 
     return invalid
+
+
+def _refuse_values(values: Any, size: int, name: Any) -> None:
+    """proceed()'s error for ``values`` that are no tuple of ``size`` items;
+    ``name`` is the function's name, or the function itself."""
+    if type(values) is not tuple:
+        raise TypeError(f"proceed() needs a tuple of values, not {type(values).__name__}")
+    if not isinstance(name, str):
+        name = _name_of_function(name)
+    raise TypeError(f"proceed() needs {size} values for {name}(), got {len(values)}")
 
 
 def _refuse_missing() -> None:
     raise ValueError(MISSING_VALUE)
 
 
-def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
-    """``proceed(values)``: check the tuple, unpack it, call ``target``."""
-    func, type_, tuple_, len_, invalid, values, missing, refuse = _helper_names(
-        layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
-    )
+def _proceed_source(shape: _Shape, names: List[str], size_check: str) -> str:
+    """The body of ``proceed(values)``: check the tuple, unpack it, call
+    the function (``names``: func, type, tuple, len, invalid, values,
+    missing, refuse)."""
+    func, type_, tuple_, len_, invalid, values, missing, refuse = names
     size = len(shape.out_names)
     unpack = f"    {''.join(n + ', ' for n in shape.out_names)}= {values}\n" if size else ""
     # As Binder.apply: a value left MISSING is refused (by identity: no
@@ -178,14 +190,23 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
         f"    if {' or '.join(f'{n} is {missing}' for n in plain)}:\n        {refuse}()\n"
         if plain else ""
     )
-    source = (
-        f"def proceed({values}, /):\n"
+    return (
         f"    if {type_}({values}) is not {tuple_} or {len_}({values}) != {size}:\n"
-        f"        {invalid}({values})\n"
+        f"        {invalid}({values}{size_check})\n"
         f"{unpack}"
         f"{check_missing}"
         f"    return {shape.call(func, expression=False)}\n"
     )
+
+
+def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
+    """``proceed(values)``: check the tuple, unpack it, call ``target``."""
+    names = _helper_names(
+        layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
+    )
+    func, type_, tuple_, len_, invalid, values, missing, refuse = names
+    size = len(shape.out_names)
+    source = f"def proceed({values}, /):\n" + _proceed_source(shape, names, "")
     namespace = {
         func: target, type_: type, tuple_: tuple, len_: len,
         invalid: _invalid_values(size, layout.name), missing: MISSING, refuse: _refuse_missing,
@@ -204,8 +225,25 @@ def _wrapper_function(
     interpreter binds; it calls ``func`` itself with the values."""
     layout = shape.layout
     params = parameter_list(layout)
-    func_name, handler, proceed = _helper_names(layout, "func", "handler", "proceed")
+    func_name, handler, proceed, source_name, seen, stale, itself = _helper_names(
+        layout, "func", "handler", "proceed", "source", "seen", "stale", "itself"
+    )
     namespace: Dict[str, Any] = {_MARK: mark, func_name: func}
+    # Defaults are read at the call where they come from a function and the
+    # function has some (as for a template-made wrapper, see there).
+    source = defaults_source(func) if layout.defaults or layout.kwdefaults else None
+    check = ""
+    if source is not None:
+        namespace.update({
+            source_name: source, seen: _seen_defaults(source), stale: _stale,
+            _READS: (source_name, seen, itself),
+        })
+        frame = "(" + "".join(name + ", " for name in layout.names) + ")"
+        check = (
+            f"    if {source_name}.__defaults__ is not {seen}[0] or "
+            f"{source_name}.__kwdefaults__ is not {seen}[1]:\n"
+            f"        return {stale}({itself}, {frame})\n"
+        )
     if before is not None:
         namespace[handler] = before
         body = (
@@ -216,9 +254,11 @@ def _wrapper_function(
         namespace[handler] = around
         namespace[proceed] = _proceed(layout, shape, func)
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
-    generated = _generate(f"def wrapper({params}):\n{body}", namespace, "wrapper")
+    generated = _generate(f"def wrapper({params}):\n{check}{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
     generated.__kwdefaults__ = dict(layout._kwdefaults) or None
+    if source is not None:  # (a weak reference: a wrapper lives in no reference cycle)
+        namespace[itself] = weakref.ref(generated)
     return generated  # type: ignore[no-any-return]
 
 
@@ -234,19 +274,45 @@ exec(  # noqa: S102 - fixed source
         "    def wrapper(*args, **kwargs):\n"
         "        _handler(_bind(*args, **kwargs))\n"
         "        return _func(*args, **kwargs)\n"
+        "    return wrapper\n"
+        "def forwarding_read(_func, _handler, _bind, _source, _seen, _remake):\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        nonlocal _bind, _seen\n"
+        "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:\n"
+        "            _bind, _seen = _remake(_func, _source)\n"
+        "        _handler(_bind(*args, **kwargs))\n"
+        "        return _func(*args, **kwargs)\n"
         "    return wrapper\n",
         _FILENAME, "exec",
     ),
     _FORWARDING_GLOBALS,
 )
 _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
+_forwarding_read = _FORWARDING_GLOBALS.pop("forwarding_read")
+
+
+def _seen_defaults(source: Any) -> Tuple[Any, Any]:
+    return source.__defaults__, source.__kwdefaults__
+
+
+def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
+    """A binder of ``func`` read again, with the defaults objects it read."""
+    from ._bind_py import Binder
+
+    seen = _seen_defaults(source)
+    return make_binder(Binder, func), seen
 
 
 def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
     from ._bind_py import Binder  # (which imports this module)
 
+    source = defaults_source(func)
+    seen = _seen_defaults(source) if source is not None else None
     bind = make_binder(Binder, func)
-    wrapper: types.FunctionType = _forwarding(func, before, bind)
+    wrapper: types.FunctionType = (
+        _forwarding(func, before, bind) if source is None
+        else _forwarding_read(func, before, bind, source, seen, _remade_binder)
+    )
     name = bind.layout.name
     wrapper.__qualname__ = name
     wrapper.__name__ = name.rpartition(".")[2]
@@ -267,41 +333,79 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 
 
 # A wrapper of a plain function, made with no compile: its generated function
-# (and proceed) are copies of template functions compiled once per shape, as
-# _wrapper_function writes them for parameters named _0, _1, ..., but with
-# the function and the handler in closure cells rather than in globals of
-# their own; a copy gets the function's own parameter names (co_varnames: the
+# is a copy of a template function compiled once per shape, as
+# _wrapper_function writes it for parameters named _0, _1, ..., but with the
+# function and the handler in closure cells rather than in globals of its
+# own; a copy gets the function's own parameter names (co_varnames: the
 # bytecode reads its locals by position), its keyword-only names where the
 # body passes them by keyword (constants of the code), its name, defaults and
-# cells.  The globals, which hold only the wrapper's mark, are shared.
-_Templates = Tuple[types.CodeType, Optional[types.CodeType], Tuple[str, ...]]
-_TEMPLATES: Dict[Tuple[int, int, int, int, bool], _Templates] = {}
-_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION}
+# cells.  The globals, which hold only the wrapper's mark and helpers, are
+# shared.  An around= wrapper makes its proceed at its first call, from a
+# template of the same shape (kept in a cell: nothing made per wrapper until
+# then).
+#
+# Defaults are the function's at the call: a wrapper of a function with
+# defaults compares the function's __defaults__ and __kwdefaults__ with the
+# objects it was made with (constants of its code) on each call, and on a
+# change reads them again (_stale).
+_Templates = Tuple[types.CodeType, types.CodeType, Tuple[str, ...], Tuple[int, ...]]
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool, bool], _Templates] = {}
+_READS = "__posonly_reads__"  # in a generated function's own globals: the names read
+_SEEN_DEFAULTS = "__posonly_seen_defaults__"  # placeholders among a template's constants
+_SEEN_KWDEFAULTS = "__posonly_seen_kwdefaults__"
 
 
-def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool) -> _Templates:
-    key = (argcount, n_posonly, n_kwonly, flags, around)
+def _template_function(source: str, *placeholders: str) -> Any:
+    namespace: Dict[str, Any] = {}
+    with warnings.catch_warnings():
+        # `x is not "placeholder"`: the placeholder becomes an object
+        warnings.simplefilter("ignore", SyntaxWarning)
+        exec(compile(source, _FILENAME, "exec"), namespace)
+    return namespace["make"](*placeholders)
+
+
+def _templates(
+    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: bool
+) -> _Templates:
+    key = (argcount, n_posonly, n_kwonly, flags, around, reads)
     templates = _TEMPLATES.get(key)
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
+        check = (
+            f"        if _func.__defaults__ is not {_SEEN_DEFAULTS!r} or "
+            f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}:\n"
+            f"            return _stale(_itself, {shape.values(copy_varkw=False)})\n"
+            if reads else ""
+        )
         if around:
-            body = f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
-        else:
             body = (
+                "        nonlocal _proceed\n" + check +
+                "        if _proceed is None:\n"
+                f"            _proceed = _new_proceed(_func, {key!r})\n"
+                f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+            )
+        else:
+            body = check + (
                 f"        _handler({shape.values(copy_varkw=True)})\n"
                 f"        return {shape.call('_func', shape.positional)}\n"
             )
-        source = (
-            f"def make(_func, _handler, _proceed):\n"
+        wrapper = _template_function(
+            f"def make(_func, _handler, _proceed, _itself):\n"
             f"    def wrapper({parameter_list(layout)}):\n{body}"
-            f"    return wrapper\n"
+            f"    return wrapper\n",
+            len, len, None, None,
         )
-        namespace: Dict[str, Any] = {}
-        exec(compile(source, _FILENAME, "exec"), namespace)
-        wrapper = namespace["make"](len, len, len)
-        proceed = _proceed(layout, shape, len).__code__ if around else None
-        templates = (wrapper.__code__, proceed, tuple(layout.kwonly))
+        names = ["_func", "_type", "_tuple", "_len", "_invalid", "_values", "_missing", "_refuse"]
+        proceed = _template_function(
+            "def make(_func):\n    def proceed(_values, /):\n"
+            + textwrap.indent(_proceed_source(shape, names, f", {len(shape.out_names)}, _func"), "    ")
+            + "    return proceed\n",
+            len,
+        )
+        consts = wrapper.__code__.co_consts
+        marks = tuple(consts.index(m) for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)) if reads else ()
+        templates = (wrapper.__code__, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
     return templates
@@ -319,6 +423,111 @@ def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, 
     )
 
 
+_PROCEED_GLOBALS: Dict[str, Any] = {
+    "_type": type, "_tuple": tuple, "_len": len, "_invalid": _refuse_values,
+    "_missing": MISSING, "_refuse": _refuse_missing,
+}
+
+
+def _new_proceed(function: Any, key: Tuple[int, int, int, int, bool, bool]) -> Any:
+    """An around= wrapper's proceed, made at its first call from the
+    template of the wrapper's shape, for the function's keyword-only names."""
+    _, proceed, placeholders, _ = _templates(*key)
+    argcount = key[0]
+    kwonly = parameter_names(function.__code__, argcount + key[2])[argcount:]
+    code = proceed.replace(co_consts=_with_names(proceed, dict(zip(placeholders, kwonly))))
+    return types.FunctionType(code, _PROCEED_GLOBALS, "proceed", None, (types.CellType(function),))
+
+
+def _given_arguments(code: types.CodeType, defaults: Any, kwdefaults: Any,
+                     frame: Tuple[Any, ...]) -> Tuple[List[Any], Dict[str, Any]]:
+    """The arguments of a call that a function of ``code`` with these
+    defaults bound to ``frame`` (its locals in frame order): a value that is
+    its parameter's default object counts as not given."""
+    argcount = code.co_argcount
+    n_posonly = code.co_posonlyargcount
+    total = argcount + code.co_kwonlyargcount
+    names = parameter_names(code, total)
+    defaults = defaults or ()
+    kwdefaults = kwdefaults or {}
+    first_default = argcount - len(defaults)
+    index = total
+    extra: Tuple[Any, ...] = ()
+    more: Dict[str, Any] = {}
+    if code.co_flags & 0x04:
+        extra = frame[index]
+        index += 1
+    if code.co_flags & 0x08:
+        more = frame[index]
+    given = [
+        bool(extra) or i < first_default or frame[i] is not defaults[i - first_default]
+        for i in range(argcount)
+    ]
+    last_posonly = max((i for i in range(n_posonly) if given[i]), default=-1)
+    positional: List[Any] = []
+    keywords: Dict[str, Any] = {}
+    gap = False
+    for i in range(argcount):
+        if i <= last_posonly or (given[i] and not gap):
+            positional.append(frame[i])
+        elif given[i]:
+            keywords[names[i]] = frame[i]
+        else:
+            gap = True
+    for i in range(argcount, total):
+        name = names[i]
+        if name not in kwdefaults or frame[i] is not kwdefaults[name]:
+            keywords[name] = frame[i]
+    positional.extend(extra)
+    keywords.update(more)
+    return positional, keywords
+
+
+def _read_defaults(generated: Any, function: Any) -> None:
+    """Give ``generated`` the defaults ``function`` has now (its keyword-only
+    defaults, the only ones the interpreter looks up there)."""
+    generated.__defaults__ = function.__defaults__
+    kwdefaults = function.__kwdefaults__
+    kwonly = parameter_names(generated.__code__, generated.__code__.co_argcount
+                             + generated.__code__.co_kwonlyargcount)[generated.__code__.co_argcount:]
+    generated.__kwdefaults__ = (
+        {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None if kwdefaults else None
+    )
+
+
+def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
+    """A call of a template-made wrapper whose function's defaults have
+    changed since: the wrapper takes the function's defaults as they are
+    now, and the call is made again from the arguments it was given (a
+    value that is its parameter's former default object counts as not
+    given)."""
+    generated = itself()
+    code = generated.__code__
+    reads = generated.__globals__.get(_READS)
+    if reads is not None:  # a generated function with globals of its own
+        source_name, seen, _ = reads
+        function = generated.__globals__[source_name]
+    else:
+        function = generated.__closure__[code.co_freevars.index("_func")].cell_contents
+    positional, keywords = _given_arguments(
+        code, generated.__defaults__, generated.__kwdefaults__, frame
+    )
+    _read_defaults(generated, function)
+    if reads is not None:
+        generated.__globals__[seen] = _seen_defaults(function)
+        return generated(*positional, **keywords)
+    consts = list(code.co_consts)
+    index_d, index_kd = _templates(
+        code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+        code.co_flags & CO_VARARGS_OR_VARKEYWORDS, "_proceed" in code.co_freevars, True,
+    )[3]
+    consts[index_d] = function.__defaults__
+    consts[index_kd] = function.__kwdefaults__
+    generated.__code__ = code.replace(co_consts=tuple(consts))
+    return generated(*positional, **keywords)
+_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale": _stale}
+
+
 def _wrapper_of_function(
     function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
 ) -> Optional[types.FunctionType]:
@@ -330,39 +539,37 @@ def _wrapper_of_function(
     code, name, defaults = parts
     argcount = code.co_argcount
     n_kwonly = code.co_kwonlyargcount
-    wrapper, proceed, placeholders = _templates(
+    kwdefaults = function.__kwdefaults__
+    # Only a function with defaults reads them at each call: a parameter
+    # without one is required at the call, before the wrapper's code runs.
+    reads = bool(defaults) or bool(kwdefaults and n_kwonly)
+    wrapper, _, placeholders, marks = _templates(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
-        around is not None,
+        around is not None, reads,
     )
     names = parameter_names(code, wrapper.co_nlocals)
     kwonly = names[argcount : argcount + n_kwonly]
-    renamed = dict(zip(placeholders, kwonly))
+    consts = _with_names(wrapper, dict(zip(placeholders, kwonly)))
+    if reads:
+        consts = list(consts)  # type: ignore[assignment]
+        consts[marks[0]] = defaults  # type: ignore[index]
+        consts[marks[1]] = kwdefaults  # type: ignore[index]
+        consts = tuple(consts)
     # The closure: the cells of the template's free variables, in the order
-    # the compiler gives them (by name: _func, _handler; _handler, _proceed).
-    if around is None:
-        closure = (types.CellType(function), types.CellType(before))
-    else:
-        size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
-        closure = (types.CellType(around), types.CellType(types.FunctionType(
-            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr, arg-type]
-            {
-                "_func": function, "_type": type, "_tuple": tuple, "_len": len,
-                "_invalid": _invalid_values(size, name), "_missing": MISSING,
-                "_refuse": _refuse_missing,
-            },
-            "proceed",
-        )))
+    # the compiler gives them.
+    cells = {"_func": function, "_handler": before if around is None else around,
+             "_proceed": None, "_itself": None}
+    closure = tuple(types.CellType(cells[free]) for free in wrapper.co_freevars)
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
-        wrapper.replace(
-            co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
-        ),
+        wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),  # type: ignore[arg-type]
         _FUNCTION_GLOBALS, code_name, defaults, closure,
     )
-    kwdefaults = function.__kwdefaults__
     if kwdefaults and n_kwonly:
         # The interpreter looks up only the keyword-only names there.
         generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+    if reads:  # (a weak reference: a wrapper lives in no reference cycle)
+        closure[wrapper.co_freevars.index("_itself")].cell_contents = weakref.ref(generated)
     generated.__qualname__ = name
     return generated
 
