@@ -220,6 +220,7 @@ def _wrapper_function(
     before: Optional[Callable[[tuple], Any]],
     around: Optional[Callable[..., Any]],
     mark: object,
+    n_prefix: int = 0,
 ) -> types.FunctionType:
     """The generated function with the parameters and defaults the
     interpreter binds; it calls ``func`` itself with the values."""
@@ -236,7 +237,7 @@ def _wrapper_function(
     if source is not None:
         namespace.update({
             source_name: source, seen: _seen_defaults(source), stale: _stale,
-            _READS: (source_name, seen, itself),
+            _READS: (source_name, seen, func_name, handler, around is not None, n_prefix),
         })
         frame = "(" + "".join(name + ", " for name in layout.names) + ")"
         check = (
@@ -483,48 +484,95 @@ def _given_arguments(code: types.CodeType, defaults: Any, kwdefaults: Any,
     return positional, keywords
 
 
-def _read_defaults(generated: Any, function: Any) -> None:
+class _NoDefault:
+    """A generated function's default for a parameter whose function lost
+    its default (see _read_defaults); never a value handed on."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<posonly: no default>"
+
+
+_NO_DEFAULT = _NoDefault()
+_NEVER = _NoDefault()  # the defaults "seen" by a wrapper that reads them on every call
+_FRESH: "weakref.WeakKeyDictionary[Any, Tuple[Any, Any, Any]]" = weakref.WeakKeyDictionary()
+
+
+def _read_defaults(generated: Any, function: Any) -> bool:
     """Give ``generated`` the defaults ``function`` has now (its keyword-only
-    defaults, the only ones the interpreter looks up there)."""
-    generated.__defaults__ = function.__defaults__
-    kwdefaults = function.__kwdefaults__
-    kwonly = parameter_names(generated.__code__, generated.__code__.co_argcount
-                             + generated.__code__.co_kwonlyargcount)[generated.__code__.co_argcount:]
-    generated.__kwdefaults__ = (
-        {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None if kwdefaults else None
-    )
+    defaults, the only ones the interpreter looks up there).
+
+    A parameter cannot be made required again once the interpreter binds
+    it as optional: where ``function`` has lost defaults, ``generated``
+    keeps such a parameter optional, with ``_NO_DEFAULT``, and the answer
+    is False (each call then goes through ``_stale``)."""
+    code = generated.__code__
+    argcount = code.co_argcount
+    kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+    capacity = len(generated.__defaults__ or ())
+    defaults = function.__defaults__ or ()
+    complete = len(defaults) >= capacity
+    if not complete:
+        defaults = (_NO_DEFAULT,) * (capacity - len(defaults)) + tuple(defaults)
+    generated.__defaults__ = defaults or None
+    kwdefaults = function.__kwdefaults__ or {}
+    own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
+    for name in generated.__kwdefaults__ or ():
+        if name not in own:
+            own[name] = _NO_DEFAULT
+            complete = False
+    generated.__kwdefaults__ = own or None
+    return complete
 
 
 def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
-    """A call of a template-made wrapper whose function's defaults have
-    changed since: the wrapper takes the function's defaults as they are
-    now, and the call is made again from the arguments it was given (a
-    value that is its parameter's former default object counts as not
-    given)."""
+    """A call of a wrapper whose function's defaults have changed since it
+    read them: the wrapper reads them again, and the call is made again from
+    the arguments it was given (a value that is its parameter's default
+    object counts as not given: on the first call after a change, an
+    argument passed that is the former default object itself is taken for
+    the new default).  Where the function has lost a default, every call
+    comes here, and goes to a wrapper made for the defaults as they are."""
     generated = itself()
     code = generated.__code__
     reads = generated.__globals__.get(_READS)
     if reads is not None:  # a generated function with globals of its own
-        source_name, seen, _ = reads
+        source_name, seen, func_name, handler_name, around, n_prefix = reads
         function = generated.__globals__[source_name]
+        func = generated.__globals__[func_name]
+        handler = generated.__globals__[handler_name]
     else:
-        function = generated.__closure__[code.co_freevars.index("_func")].cell_contents
+        cells = dict(zip(code.co_freevars, generated.__closure__))
+        function = func = cells["_func"].cell_contents
+        handler = cells["_handler"].cell_contents
+        around, n_prefix = "_proceed" in cells, 0
     positional, keywords = _given_arguments(
         code, generated.__defaults__, generated.__kwdefaults__, frame
     )
-    _read_defaults(generated, function)
+    complete = _read_defaults(generated, function)
+    now = _seen_defaults(function) if complete else (_NEVER, _NEVER)
     if reads is not None:
-        generated.__globals__[seen] = _seen_defaults(function)
+        generated.__globals__[seen] = now
+    else:
+        consts = list(code.co_consts)
+        index_d, index_kd = _templates(
+            code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, True,
+        )[3]
+        consts[index_d], consts[index_kd] = now
+        generated.__code__ = code.replace(co_consts=tuple(consts))
+    if complete:
         return generated(*positional, **keywords)
-    consts = list(code.co_consts)
-    index_d, index_kd = _templates(
-        code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
-        code.co_flags & CO_VARARGS_OR_VARKEYWORDS, "_proceed" in code.co_freevars, True,
-    )[3]
-    consts[index_d] = function.__defaults__
-    consts[index_kd] = function.__kwdefaults__
-    generated.__code__ = code.replace(co_consts=tuple(consts))
-    return generated(*positional, **keywords)
+    current = _seen_defaults(function)
+    fresh = _FRESH.get(generated)
+    if fresh is None or fresh[0] is not current[0] or fresh[1] is not current[1]:
+        made = wrap(func, around=handler) if around else wrap(func, before=handler)
+        fresh = (current[0], current[1], made)
+        _FRESH[generated] = fresh
+    return fresh[2](*positional[n_prefix:], **keywords)
+
+
 _FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale": _stale}
 
 
@@ -714,7 +762,7 @@ def wrap(
         bound = plan.bound
         one_first = len(call.prefix) == 1 and not call.preset
         mark = _OF_FUNCTION if not bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
-        generated = _wrapper_function(shape, func, before, around, mark)
+        generated = _wrapper_function(shape, func, before, around, mark, len(call.prefix))
         _name_generated(generated, call.layout, func)
     functools.update_wrapper(generated, func)
     if forwarding:
