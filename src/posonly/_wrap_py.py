@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import pickle
 import sys
 import textwrap
 import types
@@ -786,16 +787,34 @@ def wrap(
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
+        # A method pickles as getattr(self, name), which would load as the
+        # method unwrapped: its name refuses to pickle, so the method does,
+        # as the compiled wrapper of a bound method does.
+        wrapper.__name__ = _RefusedName(wrapper.__name__)
         wrapper = types.MethodType(wrapper, call.prefix[0])
     elif bound:
         # inspect finds the function's signature through __wrapped__, and
         # with follow_wrapped=False the partial's, from the generated one's.
-        wrapper = functools.partial(wrapper, *call.prefix, **(call.preset or {}))
+        inner = wrapper
+        wrapper = functools.partial(inner, *call.prefix, **(call.preset or {}))
         wrapper.__dict__.update(generated.__dict__)
         del wrapper.__dict__["__signature__"]
         for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
             setattr(wrapper, attr, getattr(generated, attr))
+        # A partial pickles its function by reference: the function bound
+        # names no module, so the partial refuses to pickle, as the compiled
+        # wrapper of a partial does.
+        inner.__module__ = _FILENAME
     return wrapper
+
+
+class _RefusedName(str):
+    """The name of a wrapper that a pickle would load as something else."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise pickle.PicklingError(f"a posonly wrapper of a bound method ({self}) cannot be pickled")
 
 
 _wrapper_arguments = wrapper_arguments("Wrapper")

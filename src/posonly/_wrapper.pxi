@@ -35,6 +35,7 @@ cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
         if around is not _NOT_GIVEN:
             return args[0], None, around
     return parser(*args, **kwargs)
+cdef int _CO_GENERATORS = _inspect_module.CO_GENERATOR | _inspect_module.CO_ASYNC_GENERATOR
 cdef object _partial = functools.partial
 cdef object _FunctionType = FunctionType
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
@@ -184,7 +185,14 @@ cdef class Wrapper:
 
     @property
     def __code__(self):
-        return self._function_attribute("__code__")
+        # The function's code, but for the generator flags: a wrapper is no
+        # generator (or async generator) function, as a functools.wraps def
+        # is none, in both implementations; it is a coroutine function when
+        # the function is one.
+        code = self._function_attribute("__code__")
+        if code.co_flags & _CO_GENERATORS:
+            return code.replace(co_flags=code.co_flags & ~_CO_GENERATORS)
+        return code
 
     @property
     def __globals__(self):
