@@ -35,6 +35,34 @@ A wrapper of a bound method is the generated function (with ``self`` first)
 bound to the same object, so that the interpreter counts ``self`` in its
 messages as it does for the method, and the values leave it out, as the
 method's binder does.
+
+What both implementations do alike (``tests/test_wrap_twins.py`` drives them
+side by side):
+
+- Defaults are the function's at the call, as the interpreter's: a call
+  after the function's ``__defaults__`` or ``__kwdefaults__`` was replaced
+  binds with the new ones (the values the handler gets, and the call of the
+  function).  The compiled wrapper compares the two objects with those its
+  binder read (two pointer compares per call) and remakes its binder on a
+  change.  A generated function has defaults of its own: where the function
+  has defaults, its first lines compare the function's objects with those it
+  was made with (constants of its code), and on a change ``_stale`` gives it
+  the new defaults and makes the call again from the arguments given (on
+  that first call after the change, an argument passed that is the former
+  default object itself counts as not given).  A ``__kwdefaults__`` dict
+  changed in place rather than replaced is not seen (in either), and a
+  parameter that had no default when the wrapper was made stays required in
+  the pure wrapper (the interpreter refuses the call before the wrapper's
+  code runs).
+- ``inspect.iscoroutinefunction`` answers as for the function;
+  ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
+  for a ``functools.wraps`` def: a wrapper is a function that returns the
+  generator.
+- A wrapper pickles by reference where a function would (a module-level
+  name, a method or class or static method on a module-level class), and
+  loads as itself, its handler in place; a wrapper of a bound method, a
+  callable instance or a partial raises :class:`pickle.PicklingError`, as
+  nothing could load it as what was dumped.
 """
 
 from __future__ import annotations
@@ -377,7 +405,7 @@ def _templates(
         check = (
             f"        if _func.__defaults__ is not {_SEEN_DEFAULTS!r} or "
             f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}:\n"
-            f"            return _stale(_itself, {shape.values(copy_varkw=False)})\n"
+            f"            return _stale(None, {shape.values(copy_varkw=False)})\n"
             if reads else ""
         )
         if around:
@@ -393,10 +421,10 @@ def _templates(
                 f"        return {shape.call('_func', shape.positional)}\n"
             )
         wrapper = _template_function(
-            f"def make(_func, _handler, _proceed, _itself):\n"
+            f"def make(_func, _handler, _proceed):\n"
             f"    def wrapper({parameter_list(layout)}):\n{body}"
             f"    return wrapper\n",
-            len, len, None, None,
+            len, len, None,
         )
         names = ["_func", "_type", "_tuple", "_len", "_invalid", "_values", "_missing", "_refuse"]
         proceed = _template_function(
@@ -527,6 +555,18 @@ def _read_defaults(generated: Any, function: Any) -> bool:
     return complete
 
 
+def _calling_function(code: types.CodeType) -> Any:
+    """The function whose code ``code`` is: a template-made wrapper, found
+    among the collector's referrers of its code (its own), so that it keeps
+    no reference to itself for the rare call that needs it."""
+    import gc
+
+    for referrer in gc.get_referrers(code):
+        if type(referrer) is types.FunctionType and referrer.__code__ is code:
+            return referrer
+    raise SystemError("posonly: a wrapper's function was not found")  # pragma: no cover
+
+
 def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     """A call of a wrapper whose function's defaults have changed since it
     read them: the wrapper reads them again, and the call is made again from
@@ -535,7 +575,7 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     argument passed that is the former default object itself is taken for
     the new default).  Where the function has lost a default, every call
     comes here, and goes to a wrapper made for the defaults as they are."""
-    generated = itself()
+    generated = itself() if itself is not None else _calling_function(sys._getframe(1).f_code)
     code = generated.__code__
     reads = generated.__globals__.get(_READS)
     if reads is not None:  # a generated function with globals of its own
@@ -606,8 +646,7 @@ def _wrapper_of_function(
         consts = tuple(consts)
     # The closure: the cells of the template's free variables, in the order
     # the compiler gives them.
-    cells = {"_func": function, "_handler": before if around is None else around,
-             "_proceed": None, "_itself": None}
+    cells = {"_func": function, "_handler": before if around is None else around, "_proceed": None}
     closure = tuple(types.CellType(cells[free]) for free in wrapper.co_freevars)
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
@@ -617,8 +656,6 @@ def _wrapper_of_function(
     if kwdefaults and n_kwonly:
         # The interpreter looks up only the keyword-only names there.
         generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
-    if reads:  # (a weak reference: a wrapper lives in no reference cycle)
-        closure[wrapper.co_freevars.index("_itself")].cell_contents = weakref.ref(generated)
     generated.__qualname__ = name
     return generated
 
@@ -731,7 +768,8 @@ def wrap(
     values)`` gets the tuple and ``proceed``, which calls ``func`` with a
     values tuple (the same or another) and returns its result; the call
     returns what ``around`` returns.  A call that does not bind raises the
-    interpreter's own ``TypeError`` before any handler runs.  The signature
+    interpreter's own ``TypeError`` before any handler runs; a call binds
+    with the defaults ``func`` has at the call (see the module's notes).  The signature
     bound is the one ``func`` advertises, as :func:`posonly.binder` binds
     it.  A ``classmethod`` or ``staticmethod`` object gives the same kind of
     object around a wrapper of its function.

@@ -106,7 +106,11 @@ cdef class Wrapper:
     Looks as :func:`functools.wraps` would make it (``__wrapped__``,
     ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__dict__``),
     binds as a method on a class, is a coroutine function when the function
-    is, and pickles by reference as a function does.
+    is (never a generator function, as a ``functools.wraps`` def is none), and
+    pickles by reference as a function does (a wrapper of a bound method or a
+    partial raises ``pickle.PicklingError``).  Each call binds with the
+    defaults the function has then, as the interpreter does (see
+    ``posonly._wrap_py`` for the rule both implementations follow).
     """
 
     cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
@@ -325,7 +329,8 @@ def wrap(*args, **kwargs):
     own arguments.  ``around(proceed, values)`` gets a callable and the locals
     tuple, and the call returns what it returns; ``proceed(values)`` calls
     ``func`` with a locals tuple.  A call that does not bind raises the
-    interpreter's ``TypeError`` for ``func`` before any handler runs.  Raises
+    interpreter's ``TypeError`` for ``func`` before any handler runs.  Each
+    call binds with the defaults ``func`` has at the call.  Raises
     ``TypeError`` unless exactly one handler is given, or when ``func`` or the
     handler is not callable.  A ``classmethod`` or ``staticmethod`` object
     gives the same kind of object around a wrapper of its function.
