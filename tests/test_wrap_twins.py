@@ -288,3 +288,34 @@ def test_the_twins_pickle_alike_and_load_as_what_was_dumped(kind, handler_kind):
     if kind in ("function", "method", "classmethod", "staticmethod", "generator",
                 "coroutine", "async generator"):
         assert set(outcomes.values()) == {"same"}
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+def test_only_the_defaults_a_function_has_are_read_again(handler_kind):
+    # A function with positional defaults only, or keyword-only ones only:
+    # replacing the ones it has is seen by both twins, as by the function.
+    outcomes = []
+    for twin in TWINS:
+        seen = []
+
+        def handler(*arguments):
+            seen.append(arguments[-1])
+            return arguments[0](arguments[-1]) if handler_kind == "around" else None
+
+        def positional(a, b=10):
+            return a, b
+
+        def keyword(a, *, c=1):
+            return a, c
+
+        p = twin.wrap(positional, **{handler_kind: handler})
+        k = twin.wrap(keyword, **{handler_kind: handler})
+        got = [p(1), k(1)]
+        positional.__defaults__ = (20,)
+        keyword.__kwdefaults__ = {"c": 5}
+        got += [p(1), k(1), p(1, 10), k(1, c=1)]
+        assert got == [(1, 10), (1, 1), (1, 20), (1, 5), (1, 10), (1, 1)]
+        assert seen == got
+        outcomes.append(got)
+    assert all(o == outcomes[0] for o in outcomes)

@@ -379,7 +379,7 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 # objects it was made with (constants of its code) on each call, and on a
 # change reads them again (_stale).
 _Templates = Tuple[types.CodeType, types.CodeType, Tuple[str, ...], Tuple[int, ...]]
-_TEMPLATES: Dict[Tuple[int, int, int, int, bool, bool], _Templates] = {}
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool, int], _Templates] = {}
 _READS = "__posonly_reads__"  # in a generated function's own globals: the names read
 _SEEN_DEFAULTS = "__posonly_seen_defaults__"  # placeholders among a template's constants
 _SEEN_KWDEFAULTS = "__posonly_seen_kwdefaults__"
@@ -395,17 +395,20 @@ def _template_function(source: str, *placeholders: str) -> Any:
 
 
 def _templates(
-    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: bool
+    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: int
 ) -> _Templates:
+    """The templates of one shape; ``reads``: 1 where the wrapper reads the
+    function's ``__defaults__`` at each call, 2 its ``__kwdefaults__``, 3 both."""
     key = (argcount, n_posonly, n_kwonly, flags, around, reads)
     templates = _TEMPLATES.get(key)
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
+        tests = ([f"_func.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
+            [f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
         check = (
-            f"        if _func.__defaults__ is not {_SEEN_DEFAULTS!r} or "
-            f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}:\n"
-            f"            return _stale(None, {shape.values(copy_varkw=False)})\n"
+            f"        if {' or '.join(tests)}:\n"
+            f"            return _stale({reads}, {shape.values(copy_varkw=False)})\n"
             if reads else ""
         )
         if around:
@@ -433,8 +436,13 @@ def _templates(
             + "    return proceed\n",
             len,
         )
+        if wrapper.__code__.co_freevars != (("_func", "_handler", "_proceed") if around
+                                            else ("_func", "_handler")):
+            raise SystemError("posonly: a template's free variables are not in order")
         consts = wrapper.__code__.co_consts
-        marks = tuple(consts.index(m) for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)) if reads else ()
+        marks = tuple(
+            consts.index(m) if m in consts else -1 for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)
+        )
         templates = (wrapper.__code__, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
@@ -459,7 +467,7 @@ _PROCEED_GLOBALS: Dict[str, Any] = {
 }
 
 
-def _new_proceed(function: Any, key: Tuple[int, int, int, int, bool, bool]) -> Any:
+def _new_proceed(function: Any, key: Tuple[int, int, int, int, bool, int]) -> Any:
     """An around= wrapper's proceed, made at its first call from the
     template of the wrapper's shape, for the function's keyword-only names."""
     _, proceed, placeholders, _ = _templates(*key)
@@ -575,7 +583,10 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     argument passed that is the former default object itself is taken for
     the new default).  Where the function has lost a default, every call
     comes here, and goes to a wrapper made for the defaults as they are."""
-    generated = itself() if itself is not None else _calling_function(sys._getframe(1).f_code)
+    if type(itself) is int:  # a template-made wrapper: what it reads
+        reads_bits, generated = itself, _calling_function(sys._getframe(1).f_code)
+    else:
+        generated = itself()
     code = generated.__code__
     reads = generated.__globals__.get(_READS)
     if reads is not None:  # a generated function with globals of its own
@@ -597,11 +608,13 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
         generated.__globals__[seen] = now
     else:
         consts = list(code.co_consts)
-        index_d, index_kd = _templates(
+        marks = _templates(
             code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
-            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, True,
+            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, reads_bits,
         )[3]
-        consts[index_d], consts[index_kd] = now
+        for index, seen_now in zip(marks, now):
+            if index >= 0:
+                consts[index] = seen_now
         generated.__code__ = code.replace(co_consts=tuple(consts))
     if complete:
         return generated(*positional, **keywords)
@@ -631,7 +644,7 @@ def _wrapper_of_function(
     kwdefaults = function.__kwdefaults__
     # Only a function with defaults reads them at each call: a parameter
     # without one is required at the call, before the wrapper's code runs.
-    reads = bool(defaults) or bool(kwdefaults and n_kwonly)
+    reads = (1 if defaults else 0) | (2 if kwdefaults and n_kwonly else 0)
     wrapper, _, placeholders, marks = _templates(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
         around is not None, reads,
@@ -641,13 +654,17 @@ def _wrapper_of_function(
     consts = _with_names(wrapper, dict(zip(placeholders, kwonly)))
     if reads:
         consts = list(consts)  # type: ignore[assignment]
-        consts[marks[0]] = defaults  # type: ignore[index]
-        consts[marks[1]] = kwdefaults  # type: ignore[index]
+        if reads & 1:
+            consts[marks[0]] = defaults  # type: ignore[index]
+        if reads & 2:
+            consts[marks[1]] = kwdefaults  # type: ignore[index]
         consts = tuple(consts)
     # The closure: the cells of the template's free variables, in the order
-    # the compiler gives them.
-    cells = {"_func": function, "_handler": before if around is None else around, "_proceed": None}
-    closure = tuple(types.CellType(cells[free]) for free in wrapper.co_freevars)
+    # the compiler gives them (by name, checked in _templates).
+    if around is None:
+        closure: Tuple[Any, ...] = (types.CellType(function), types.CellType(before))
+    else:
+        closure = (types.CellType(function), types.CellType(around), types.CellType(None))
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
         wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),  # type: ignore[arg-type]
