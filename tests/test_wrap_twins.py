@@ -28,7 +28,7 @@ from conftest import IMPLEMENTATIONS, _load
 TWINS = [_load(name) for name in IMPLEMENTATIONS] if IMPLEMENTATIONS else []
 KINDS = [
     "function", "method", "classmethod", "staticmethod", "bound method", "callable instance",
-    "partial", "generator", "coroutine", "async generator",
+    "partial", "stacked", "generator", "coroutine", "async generator",
 ]
 HANDLERS = ["before", "around"]
 _serial = itertools.count()
@@ -91,6 +91,13 @@ source = K{u}.__call__
 instance = K{u}()
 w{u} = {w}(instance, {h}=handler)
 wrapped, reference = w{u}, instance
+""",
+    "stacked": """
+def f{u}(a, b=10, *, c=1):
+    return (a, b, c)
+source = f{u}
+f{u} = {w}({w}(f{u}, before=lambda values: None), {h}=handler)
+wrapped, reference = f{u}, source
 """,
     "partial": """
 def g{u}(z, a, b=10, *, c=1):
@@ -285,7 +292,7 @@ def test_the_twins_pickle_alike_and_load_as_what_was_dumped(kind, handler_kind):
     assert len(set(outcomes.values())) == 1, outcomes
     # A module-level function, method, class- or static method pickles by
     # reference as a function does.
-    if kind in ("function", "method", "classmethod", "staticmethod", "generator",
+    if kind in ("function", "method", "classmethod", "staticmethod", "stacked", "generator",
                 "coroutine", "async generator"):
         assert set(outcomes.values()) == {"same"}
 

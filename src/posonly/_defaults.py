@@ -12,7 +12,7 @@ from __future__ import annotations
 import types
 from typing import Any, Optional
 
-from ._common import _is_plain_function, advertises, resolve
+from ._common import WRAPPER_TYPES, _is_plain_function, advertises, resolve
 
 
 def defaults_source(func: Any) -> Optional[types.FunctionType]:
@@ -30,6 +30,8 @@ def defaults_source(func: Any) -> Optional[types.FunctionType]:
         and not advertises(func.__func__)
     ):
         return func.__func__  # type: ignore[no-any-return]
+    if type(func) in WRAPPER_TYPES:  # a compiled wrapper: its function's
+        return func._posonly_defaults_source  # type: ignore[no-any-return]
     try:
         target = resolve(func).target
     except (TypeError, ValueError):

@@ -243,7 +243,13 @@ cdef class Wrapper:
 
     @property
     def _posonly_call(self):
+        _prepare(self, False)  # the defaults the function has now
         return (<Binder>self._binder)._get_plan().call()
+
+    @property
+    def _posonly_defaults_source(self):
+        # What a wrapper of this wrapper reads defaults from (see _defaults).
+        return self._source
 
     def __call__(self, *args, **kwargs):
         # What callable() and collections.abc.Callable look for; the
