@@ -67,8 +67,10 @@ side by side):
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import inspect
+import operator
 import pickle
 import sys
 import textwrap
@@ -255,8 +257,8 @@ def _wrapper_function(
     interpreter binds; it calls ``func`` itself with the values."""
     layout = shape.layout
     params = parameter_list(layout)
-    func_name, handler, proceed, source_name, seen, stale, itself = _helper_names(
-        layout, "func", "handler", "proceed", "source", "seen", "stale", "itself"
+    func_name, handler, proceed, source_name, seen, stale, itself, changed = _helper_names(
+        layout, "func", "handler", "proceed", "source", "seen", "stale", "itself", "changed"
     )
     namespace: Dict[str, Any] = {_MARK: mark, func_name: func}
     # Defaults are read at the call where they come from a function and the
@@ -267,13 +269,15 @@ def _wrapper_function(
         namespace.update({
             source_name: source, seen: _seen_defaults(source), stale: _stale,
             _READS: (source_name, seen, func_name, handler, around is not None, n_prefix),
+            changed: _defaults_changed,
         })
         frame = "(" + "".join(name + ", " for name in layout.names) + ")"
         check = (
             f"    if {source_name}.__defaults__ is not {seen}[0] or "
             f"{source_name}.__kwdefaults__ is not {seen}[1]:\n"
-            f"        return {stale}({itself}, {frame})\n"
-        )
+            if _DEFAULTS_KEEP_IDENTITY else
+            f"    if {changed}({source_name}, {seen}):\n"
+        ) + f"        return {stale}({itself}, {frame})\n"
     if before is not None:
         namespace[handler] = before
         body = (
@@ -297,7 +301,31 @@ def _wrapper_function(
 # the caller's own arguments, as the compiled wrapper passes them (a
 # generated function would pass the advertised defaults too, which a
 # (*args, **kwargs) function sees).  Marked as a wrapper of a function.
-_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION}
+def _probe(a: Any = None, *, b: Any = None) -> None:
+    """A function whose defaults tell how the interpreter hands them out."""
+
+
+# CPython hands out a function's own __defaults__ tuple and __kwdefaults__
+# dict; PyPy makes a new tuple on each read of __defaults__ (it keeps a
+# list), so there the items are compared.
+_DEFAULTS_KEEP_IDENTITY = (
+    _probe.__defaults__ is _probe.__defaults__ and _probe.__kwdefaults__ is _probe.__kwdefaults__
+)
+
+
+def _defaults_changed(source: Any, seen: Tuple[Any, Any]) -> bool:
+    """Whether ``source`` holds other defaults than ``seen`` (as
+    _seen_defaults made it), by identity, item by item where the
+    interpreter makes a new tuple on each read."""
+    defaults, kwdefaults = source.__defaults__, source.__kwdefaults__
+    if kwdefaults is not seen[1] or defaults is seen[0]:
+        return kwdefaults is not seen[1]
+    if defaults is None or seen[0] is None or len(defaults) != len(seen[0]):
+        return True
+    return not all(map(operator.is_, defaults, seen[0]))
+
+
+_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION, "_changed": _defaults_changed}
 exec(  # noqa: S102 - fixed source
     compile(
         "def forwarding(_func, _handler, _bind):\n"
@@ -308,7 +336,10 @@ exec(  # noqa: S102 - fixed source
         "def forwarding_read(_func, _handler, _bind, _source, _seen, _remake):\n"
         "    def wrapper(*args, **kwargs):\n"
         "        nonlocal _bind, _seen\n"
-        "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:\n"
+        + (
+            "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:\n"
+            if _DEFAULTS_KEEP_IDENTITY else "        if _changed(_source, _seen):\n"
+        ) +
         "            _bind, _seen = _remake(_func, _source)\n"
         "        _handler(_bind(*args, **kwargs))\n"
         "        return _func(*args, **kwargs)\n"
@@ -319,6 +350,7 @@ exec(  # noqa: S102 - fixed source
 )
 _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
 _forwarding_read = _FORWARDING_GLOBALS.pop("forwarding_read")
+
 
 
 def _seen_defaults(source: Any) -> Tuple[Any, Any]:
@@ -620,7 +652,7 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
         return generated(*positional, **keywords)
     current = _seen_defaults(function)
     fresh = _FRESH.get(generated)
-    if fresh is None or fresh[0] is not current[0] or fresh[1] is not current[1]:
+    if fresh is None or _defaults_changed(function, (fresh[0], fresh[1])):
         made = wrap(func, around=handler) if around else wrap(func, before=handler)
         fresh = (current[0], current[1], made)
         _FRESH[generated] = fresh
@@ -870,6 +902,27 @@ class _RefusedName(str):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         raise pickle.PicklingError(f"a posonly wrapper of a bound method ({self}) cannot be pickled")
+
+
+def _reduce_refusing_wrappers(obj: Any) -> Any:
+    """A bound method's or partial's reduction, refused for a wrapper."""
+    if _is_wrapper(obj):
+        raise pickle.PicklingError(f"{obj!r}: a posonly wrapper of a bound method or a partial "
+                                   "cannot be pickled")
+    return obj.__reduce__()
+
+
+def _name_probe() -> None:
+    """Tells whether a method pickles with its function's own name object."""
+
+
+_name_probe.__name__ = _RefusedName("probe")
+if type(types.MethodType(_name_probe, 0).__reduce__()[1][1]) is not _RefusedName:
+    # (PyPy: a method pickles with a copy of the name, and a partial its
+    # function otherwise.)  The reductions of every bound method and
+    # partial go here; those of anything but a wrapper are the usual ones.
+    copyreg.pickle(types.MethodType, _reduce_refusing_wrappers)
+    copyreg.pickle(functools.partial, _reduce_refusing_wrappers)
 
 
 _wrapper_arguments = wrapper_arguments("Wrapper")
