@@ -15,8 +15,8 @@ nothing: a user's ``pip install`` behaves the same there as anywhere):
                                (src/posonly/_bind.html, _binder.html, ...)
 
 The module does not declare itself free-threading compatible: on a
-free-threaded interpreter importing it turns the GIL back on (see the
-README's "Free-threaded CPython").
+free-threaded interpreter importing it turns the GIL back on (see
+docs/free-threading.md).
 """
 
 import os
@@ -56,24 +56,36 @@ def _extensions():
             sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
             compile_args += sanitize + ["-g", "-UNDEBUG"]
             link_args += sanitize
-    # One module: _bind.pyx includes its .pxi files and C headers, which are
-    # found beside it.
+    # The product's one module: _bind.pyx includes its .pxi files and C
+    # headers, which are found beside it.  Beside it, the bench's C floor
+    # (bench/_floor.pyx), which reuses the binder's header.
     source_dir = os.path.join("src", "posonly")
+    bench_dir = os.path.join(source_dir, "bench")
+    headers = sorted(
+        os.path.join(source_dir, name)
+        for name in os.listdir(source_dir)
+        if name.endswith((".pxi", ".pxd", ".h"))
+    )
     extension = Extension(
         "posonly._bind",
         [os.path.join(source_dir, "_bind.pyx")],
         include_dirs=[source_dir],
-        depends=sorted(
-            os.path.join(source_dir, name)
-            for name in os.listdir(source_dir)
-            if name.endswith((".pxi", ".pxd", ".h"))
-        ),
+        depends=headers,
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        optional=not required,
+    )
+    floor = Extension(
+        "posonly.bench._floor",
+        [os.path.join(bench_dir, "_floor.pyx")],
+        include_dirs=[bench_dir, source_dir],
+        depends=headers + [os.path.join(bench_dir, "_floor.h")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
         optional=not required,
     )
     extensions = cythonize(
-        [extension],
+        [extension, floor],
         # No freethreading_compatible: the fast paths read shared mutable
         # objects (a caller's dict, the patch's cache) that only the GIL
         # guards.

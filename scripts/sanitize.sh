@@ -20,22 +20,18 @@ if [ $# -gt 0 ] && [[ $1 =~ ^3\.[0-9]+ ]]; then
     shift
 fi
 
+# The newest CPython (>= 3.9) of this machine's own (pyenv's, else python3)
+# whose version is $want or starts with it; else python$want on PATH.
+source scripts/interpreters.sh
 find_python() {
-    local root dir version best="" best_key=0 key
-    if command -v pyenv >/dev/null 2>&1 && root=$(pyenv root 2>/dev/null) && [ -d "$root/versions" ]; then
-        for dir in "$root"/versions/*; do
-            [ -x "$dir/bin/python" ] || continue
-            version=$("$dir/bin/python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3]) if sys.version_info >= (3, 9) and sys.implementation.name == "cpython" else None' 2>/dev/null) || continue
-            [ "$version" = "None" ] && continue
-            if [ -n "$want" ] && [[ $version != "$want" && $version != "$want".* ]]; then
-                continue
-            fi
-            key=$(echo "$version" | awk -F. '{ printf "%d%03d%03d", $1, $2, $3 }')
-            if [ "$key" -gt "$best_key" ]; then best_key=$key; best="$dir/bin/python"; fi
-        done
-    fi
+    local where implementation version python best=""
+    best=$(posonly_host_cpythons | while read -r where implementation version python; do
+        if [ -z "$want" ] || [[ $version == "$want" || $version == "$want".* ]]; then
+            echo "$version $python"
+        fi
+    done | sort -V | tail -n 1 | cut -d' ' -f2-)
     if [ -z "$best" ]; then
-        best=$(command -v "python${want:-3}")
+        best=$(command -v "python${want:-3}" || true)
     fi
     echo "$best"
 }

@@ -21,45 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version_of() {  # "cpython 3.13.0" for an interpreter; fails for one older than 3.9
-    "$@" -c 'import sys; assert sys.version_info >= (3, 9); print(sys.implementation.name, "%d.%d.%d" % sys.version_info[:3])' 2>/dev/null
-}
+# posonly_interpreters, posonly_selected: the interpreters this machine has.
+source scripts/interpreters.sh
 
-# One line per interpreter: where it runs ("host" or "debian"), its
-# implementation and version, and its command.
-interpreters() {
-    local root dir
-    if command -v pyenv >/dev/null 2>&1 && root=$(pyenv root 2>/dev/null) && [ -d "$root/versions" ]; then
-        for dir in "$root"/versions/*; do
-            [ -x "$dir/bin/python" ] || continue
-            case $(version_of "$dir/bin/python") in
-                cpython*) echo "host $(version_of "$dir/bin/python") $dir/bin/python" ;;
-            esac
-        done
-    elif command -v python3 >/dev/null 2>&1; then
-        echo "host $(version_of python3) $(command -v python3)"
-    fi
-    if command -v pypy3 >/dev/null 2>&1 && version_of pypy3 >/dev/null; then
-        echo "host $(version_of pypy3) $(command -v pypy3)"
-    fi
-    if bash scripts/debian.sh --exists; then
-        bash scripts/debian.sh sh -c '
-            for p in python3.14 python3.15 pypy3; do
-                command -v "$p" >/dev/null && "$p" -c "import sys; print(\"debian\", sys.implementation.name, \"%d.%d.%d\" % sys.version_info[:3], \"$p\")"
-            done; true'
-    fi
-}
-
-selected() {  # keep only the versions named in $PYTHONS ("3.14", "pypy3.11"), if set
-    local implementation=$1 version=$2 short
-    [ -z "${PYTHONS:-}" ] && return 0
-    short=${version%.*}
-    [ "$implementation" = pypy ] && short="pypy$short"
-    for want in $PYTHONS; do [ "$want" = "$short" ] && return 0; done
-    return 1
-}
-
-found=$(interpreters)
+found=$(posonly_interpreters)
 # Under CI every interpreter the project supports must be here (provisioned
 # by scripts/provision.sh), so that none can drop out of the run unseen.
 if [ "${CI:-}" = true ] && [ -z "${PYTHONS:-}" ]; then
@@ -74,7 +39,7 @@ fi
 
 # The wheels of the CPythons selected, built once; every venv installs them.
 cpythons=$(while read -r where implementation version python; do
-    if [ "$implementation" = cpython ] && selected "$implementation" "$version"; then
+    if [ "$implementation" = cpython ] && posonly_selected "$implementation" "$version"; then
         echo "${version%.*}"
     fi
 done <<<"$found" | sort -uV | tr '\n' ' ')
@@ -95,7 +60,7 @@ labels=()
 commands=()
 packaged=
 while read -r -u 3 where implementation version python; do
-    selected "$implementation" "$version" || continue
+    posonly_selected "$implementation" "$version" || continue
     label="$implementation-$version"
     if [ "$where" = debian ]; then
         echo "=== $label, Debian unstable ($python): installing"

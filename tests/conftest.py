@@ -26,21 +26,25 @@ def extension_required() -> bool:
 
 
 def _load(name: str) -> types.SimpleNamespace:
-    module_name = {"cython": "posonly._bind", "python": "posonly._bind_py"}[name]
-    if name == "cython" and sys.implementation.name != "cpython":
-        pytest.skip("the compiled binder is built for CPython only")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        if extension_required():
-            raise
-        pytest.skip("the compiled extension is not built")
+    if name == "cython":
+        if sys.implementation.name != "cpython":
+            pytest.skip("the compiled binder is built for CPython only")
+        try:
+            module = importlib.import_module("posonly._bind")
+        except ImportError:
+            if extension_required():
+                raise
+            pytest.skip("the compiled extension is not built")
+        Binder, Wrapper, wrap = module.Binder, module.Wrapper, module.wrap
+    else:
+        from posonly._bind_py import Binder
+        from posonly._wrap_py import Wrapper, wrap
     return types.SimpleNamespace(
         name=name,
-        Binder=module.Binder,
-        binder=lambda target, follow_wrapped=True: make_binder(module.Binder, target, follow_wrapped),
-        wrap=module.wrap,
-        Wrapper=module.Wrapper,
+        Binder=Binder,
+        binder=lambda target, follow_wrapped=True: make_binder(Binder, target, follow_wrapped),
+        wrap=wrap,
+        Wrapper=Wrapper,
     )
 
 

@@ -377,22 +377,3 @@ def test_trace_over_a_functools_wraps_decorator(version):
     traced = version(trace)(calls.append)(fetch)
     assert traced("x", retries=1) == "x"
     assert calls == [trace.Call(fetch.__qualname__, {"url": "x", "timeout": 10, "retries": 1})]
-
-
-def test_the_readmes_stacking_example_says_what_happens():
-    import re
-
-    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    (validate_block,) = [b for b in blocks if "def validate(" in b]
-    (stacking,) = [b for b in blocks if "def logged(" in b]
-    namespace = {}
-    exec(validate_block.split("\npay(5")[0], namespace)
-    exec(stacking.split("\npay(1")[0], namespace)
-    pay = namespace["pay"]
-    assert pay(5) is None
-    with pytest.raises(ValueError, match="bad amount=-5"):
-        pay(-5)
-    with pytest.raises(TypeError) as info:
-        pay(1, "USD", 3)
-    assert f"# TypeError: {info.value}" in stacking

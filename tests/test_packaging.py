@@ -120,6 +120,7 @@ def test_sdist_holds_the_cython_source_and_nothing_generated(sdist):
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for wanted in ("src/posonly/_bind.pyx", "src/posonly/_binder.pxi", "src/posonly/_binder.h",
                    "src/posonly/_bind_py.py", "src/posonly/py.typed",
+                   "src/posonly/bench/_floor.pyx", "src/posonly/bench/_floor.h",
                    "src/posonly/__init__.py", "setup.py", "pyproject.toml", "MANIFEST.in"):
         assert wanted in names
     generated = [n for n in names if re.search(r"\.(c|html|so|pyd)$", n)]

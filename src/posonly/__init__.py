@@ -15,8 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar, Union, overload
 
 from ._common import make_binder
-from ._impl import compiled as _compiled
-from ._impl import module as _implementation
+from . import _impl
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
 
@@ -42,10 +41,10 @@ if TYPE_CHECKING:
     from ._wrap_py import Wrapper as Wrapper
     from ._wrap_py import wrap as wrap
 else:
-    Binder = _implementation.Binder
-    Wrapper = _implementation.Wrapper
-    wrap = _implementation.wrap
-IMPLEMENTATION: Literal["cython", "python"] = "cython" if _compiled else "python"
+    Binder = _impl.Binder
+    Wrapper = _impl.Wrapper
+    wrap = _impl.wrap
+IMPLEMENTATION: Literal["cython", "python"] = "cython" if _impl.compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 
 

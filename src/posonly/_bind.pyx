@@ -35,10 +35,10 @@ from types import FunctionType, GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
 from posonly._common import (
-    FUNCTION_BINDERS, NO_DEFAULT, WRAPPER_TYPES, CallAttribute, Plan, binder_arguments,
+    FUNCTION_BINDERS, NO_DEFAULT, CallAttribute, Plan, binder_arguments,
     descriptor_refused, make_binder, wrapper_arguments,
 )
-from posonly._layout import MISSING, Layout
+from posonly._layout import MISSING, WRAPPER_TYPES, Layout
 
 cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc
@@ -67,11 +67,6 @@ cdef extern from "_binder.h":
                                                                size_t nargsf, PyObject *kwnames)
     object posonly_steal(PyObject *o)
     vectorcallfunc posonly_binder_vectorcall
-    ctypedef struct posonly_floor_plan:
-        vectorcallfunc vectorcall
-        PyObject **fill
-        Py_ssize_t size
-    vectorcallfunc posonly_floor_vectorcall
     object posonly_new_locals(Py_ssize_t size, PyObject **args, Py_ssize_t nargs,
                               Py_ssize_t argcount, Py_ssize_t varargs_slot, Py_ssize_t varkw_slot)
 

@@ -27,7 +27,6 @@ from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
     FUNCTION_BINDERS,
     NO_DEFAULT,
-    Call,
     Plan,
     binder_arguments,
     name_function,
@@ -43,7 +42,7 @@ __all__ = ["Binder"]
 _EMPTY: Any = object()  # a local not filled yet
 
 
-def _generate_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
+def _generate_function(layout: Layout, plan: Plan) -> Callable[..., Tuple[Any, ...]]:
     """A function with ``layout``'s signature that returns the output of
     ``plan``: its locals, less what a bound method's ``self`` or a partial's
     arguments filled."""
@@ -63,7 +62,7 @@ def _generate_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
     return function  # type: ignore[no-any-return]
 
 
-def _generate_partial_function(layout: Layout, plan: Plan) -> Callable[..., tuple]:
+def _generate_partial_function(layout: Layout, plan: Plan) -> Callable[..., Tuple[Any, ...]]:
     """The function of :meth:`Binder.partial`: ``layout``'s signature with
     :data:`MISSING` as the default of every required parameter, so that the
     interpreter binds the call, raises every error but "missing", and leaves
@@ -85,12 +84,12 @@ def _generate_partial_function(layout: Layout, plan: Plan) -> Callable[..., tupl
 # answer is that of the call.
 if sys.implementation.name == "cpython":
 
-    def _names_of_a_call(kwnames: tuple) -> bool:
+    def _names_of_a_call(kwnames: Tuple[Any, ...]) -> bool:
         return all(type(name) is str for name in kwnames)
 
 else:
 
-    def _names_of_a_call(kwnames: tuple) -> bool:
+    def _names_of_a_call(kwnames: Tuple[Any, ...]) -> bool:
         return all(isinstance(name, str) for name in kwnames)
 
 
@@ -98,8 +97,8 @@ def initialize_locals(
     plan: Plan,
     stack: Sequence[Any],
     nargs: int,
-    kwnames: Optional[tuple],
-) -> tuple:
+    kwnames: Optional[Tuple[Any, ...]],
+) -> Tuple[Any, ...]:
     """Bind a vectorcall's ``stack`` and ``kwnames`` to the locals of ``plan``.
 
     The steps and their errors come in the order of CPython's
@@ -114,7 +113,7 @@ def initialize_locals(
     out[:n] = stack[:n]
     if plan.varargs_slot >= 0:
         out[plan.varargs_slot] = tuple(stack[argcount:nargs])
-    varkw: Optional[dict] = None
+    varkw: Optional[Dict[Any, Any]] = None
     if plan.varkw_slot >= 0:
         varkw = out[plan.varkw_slot] = {}
 
@@ -157,15 +156,15 @@ def initialize_locals(
             if out[i] is _EMPTY:
                 out[i] = defaults[i - first_default]
     if plan.n_kwonly:
-        missing = []
+        missing_kwonly = []
         for i in range(argcount, total_args):
             if out[i] is _EMPTY:
                 default = plan.kwdefault_by_slot[i - argcount]
                 if default is NO_DEFAULT:
-                    missing.append(names[i])
+                    missing_kwonly.append(names[i])
                 out[i] = default
-        if missing:
-            raise _errors.missing_arguments(name, "keyword-only", missing)
+        if missing_kwonly:
+            raise _errors.missing_arguments(name, "keyword-only", missing_kwonly)
     return tuple(out)
 
 
@@ -173,9 +172,9 @@ _binder_arguments = binder_arguments()
 
 
 def _partial_values(
-    plan: Plan, function: Callable[..., tuple], partial_function: Callable[..., tuple],
+    plan: Plan, function: Callable[..., Tuple[Any, ...]], partial_function: Callable[..., Tuple[Any, ...]],
     args: Tuple[Any, ...], kwargs: Dict[str, Any],
-) -> tuple:
+) -> Tuple[Any, ...]:
     """``Binder.partial``: the call's binding with :data:`MISSING` for the
     required parameters not given."""
     if plan.bound:
@@ -210,7 +209,7 @@ def arguments(*args, **kwargs):
 """
 
 
-def _name_as(binder: "Binder", target: Any) -> None:
+def _name_as(binder: "Binder[Any]", target: Any) -> None:
     module = getattr(target, "__module__", None)
     qualname = getattr(target, "__qualname__", None)
     if not isinstance(qualname, str):
@@ -247,6 +246,9 @@ class _CallThrough:
     with its ``keywords`` under the caller's."""
 
     __slots__ = ("_call_function", "_call_args", "_call_keywords")
+    _call_function: Callable[..., Any]
+    _call_args: Tuple[Any, ...]
+    _call_keywords: Dict[str, Any]
 
     def __new__(cls, function: Callable[..., Any], /, *args: Any, **keywords: Any) -> Any:
         self = object.__new__(cls)
@@ -300,7 +302,7 @@ def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types
     return code
 
 
-def binder_of_function(func: types.FunctionType) -> Optional["Binder"]:
+def binder_of_function(func: types.FunctionType) -> Optional["Binder[Any]"]:
     """A Binder of a plain function made from its code object; None for any
     other function, which the general path then binds."""
     parts = plain_function(func)
@@ -337,10 +339,10 @@ _NO_KEYWORDS: Dict[str, Any] = {}
 _new_partial = _Partial.__new__
 # A binder's function is its partial's own func.
 if _Partial is _CallThrough:  # (PyPy: every binder is made the general way)
-    _function_of = _CallThrough._call_function.__get__  # type: ignore[attr-defined]
+    _function_of = _CallThrough.__dict__["_call_function"].__get__
 else:
     _function_of = _Partial.func.__get__
-    _set_partial_state = _Partial.__setstate__
+    _set_partial_state = _Partial.__setstate__  # type: ignore[attr-defined]
 _LATER = frozenset(("layout", "_plan", "_partial_function"))
 _completing = threading.Lock()
 
@@ -360,8 +362,10 @@ class Binder(_Partial, Generic[_P]):
     __slots__ = ("__dict__",) if _Partial is _CallThrough else ()
 
     layout: Layout
+    _plan: Plan
+    _partial_function: Callable[..., Tuple[Any, ...]]
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> "Binder":
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Binder[Any]":
         layout, call = _binder_arguments(*args, **kwargs)
         plan = Plan(layout, call)
         function = _generate_function(layout, plan)
@@ -391,7 +395,7 @@ class Binder(_Partial, Generic[_P]):
         def __call__(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]: ...
 
     @property
-    def _function(self) -> Callable[..., tuple]:
+    def _function(self) -> Callable[..., Tuple[Any, ...]]:
         """The function that binds: the partial's own."""
         return _function_of(self)  # type: ignore[no-any-return]
 
@@ -418,19 +422,19 @@ class Binder(_Partial, Generic[_P]):
     def __setstate__(self, state: Any) -> None:
         raise TypeError("Binder is immutable")
 
-    def __get__(self, instance: Any, owner: Any = None) -> "Binder":
+    def __get__(self, instance: Any, owner: Any = None) -> "Binder[_P]":
         # A binder stored on a class is an attribute, not a method.
         return self
 
     # partial's attributes are not a binder's: its keywords dict would even
     # let a caller change every later call.
-    func = args = keywords = property(_not_a_binder_attribute)  # type: ignore[assignment]
+    func = args = keywords = property(_not_a_binder_attribute)
     if _Partial is not _CallThrough:
         # Nor is the dict that holds its state: a binder has no __dict__,
         # as the compiled one has none.
-        __dict__ = property(_not_a_binder_attribute)  # type: ignore[assignment]
+        __dict__ = property(_not_a_binder_attribute)
 
-    def bind(self, args: Any = (), kwargs: Any = None) -> tuple:
+    def bind(self, args: Any = (), kwargs: Any = None) -> Tuple[Any, ...]:
         """Bind ``f(*args, **kwargs)`` from a tuple and a dict (or ``None``)."""
         plan = self._plan
         args = plan.star_args(args)
@@ -443,12 +447,12 @@ class Binder(_Partial, Generic[_P]):
                 kwargs = {**plan.preset, **kwargs} if kwargs else plan.preset
         return self._function(*args, **kwargs) if kwargs else self._function(*args)
 
-    def vectorcall(self, stack: Any, kwnames: Any = None) -> tuple:
+    def vectorcall(self, stack: Any, kwnames: Any = None) -> Tuple[Any, ...]:
         """Bind a vectorcall: ``stack`` holds the positional values, then one
         value per name in ``kwnames`` (a tuple, or ``None`` for no keywords)."""
         stack, kwnames = self._plan.vectorcall_args(stack, kwnames)
         if kwnames is None:
-            return self(*stack)
+            return self(*stack)  # type: ignore[call-arg]
         nargs = len(stack) - len(kwnames)
         if _names_of_a_call(kwnames):
             kwargs = dict(zip(kwnames, stack[nargs:]))
@@ -465,7 +469,7 @@ class Binder(_Partial, Generic[_P]):
             return plan.drop_self(locals_)
         return initialize_locals(plan, stack, nargs, kwnames)
 
-    def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> tuple:
+    def partial(self, /, *args: _P.args, **kwargs: _P.kwargs) -> Tuple[Any, ...]:
         """Like a call, but required parameters not given are :data:`MISSING`."""
         return _partial_values(self._plan, self._function, self._partial_function, args, kwargs)
 
@@ -473,7 +477,7 @@ class Binder(_Partial, Generic[_P]):
         """Bind the call; return a dict of name to value in signature order."""
         return self._plan.arguments(self.bind(args, kwargs))
 
-    def apply(self, func: Callable[..., Any], values: tuple) -> Any:
+    def apply(self, func: Callable[..., Any], values: Tuple[Any, ...]) -> Any:
         """Call ``func`` with a locals tuple: positionals by position,
         ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
         return self._plan.apply(func, values)
@@ -486,7 +490,7 @@ class Binder(_Partial, Generic[_P]):
             raise TypeError("a bound method's binder cannot be pickled")
         return (Binder, (self.layout,))
 
-    def __copy__(self) -> "Binder":
+    def __copy__(self) -> "Binder[_P]":
         return self
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder[_P]":
@@ -494,5 +498,3 @@ class Binder(_Partial, Generic[_P]):
 
 
 FUNCTION_BINDERS[Binder] = binder_of_function
-
-from ._wrap_py import Wrapper, wrap  # noqa: E402

@@ -9,24 +9,7 @@
 #include <Python.h>
 #include <string.h>
 
-#if !defined(Py_TPFLAGS_HAVE_VECTORCALL) && defined(_Py_TPFLAGS_HAVE_VECTORCALL)
-#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
-#endif
-
-/* Make instances of `tp` callable through vectorcall: the function
-   pointer lives in each instance at `offset`.  tp_call must agree with it
-   (PyVectorcall_Call forwards to it), and callable() checks tp_call. */
-static int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) {
-    if (offset <= 0 || offset >= tp->tp_basicsize) {
-        PyErr_SetString(PyExc_SystemError, "posonly: bad vectorcall offset");
-        return -1;
-    }
-    tp->tp_vectorcall_offset = offset;
-    tp->tp_call = PyVectorcall_Call;
-    tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
-    PyType_Modified(tp);
-    return 0;
-}
+#include "_vectorcall.h"
 
 /* Set an attribute of a type Cython made static (setattr refuses). */
 static int posonly_set_type_attribute(PyTypeObject *tp, const char *name, PyObject *value) {
@@ -238,23 +221,6 @@ static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_pl
     return plan->general(self, args, nargs, kwnames);
 }
 
-/* A new tuple of `size` items: args[0:n], then fill[n:size].  The plain
-   positional call's whole work, and the bench's C copy's. */
-static inline PyObject *posonly_copy_and_fill(PyObject *const *args, Py_ssize_t n,
-                                              PyObject *const *fill, Py_ssize_t size) {
-    Py_ssize_t i;
-    PyObject *out = PyTuple_New(size);
-    if (out == NULL) return NULL;
-    for (i = 0; i < n; i++) {
-        Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(out, i, args[i]);
-    }
-    for (; i < size; i++) {
-        Py_INCREF(fill[i]);
-        PyTuple_SET_ITEM(out, i, fill[i]);
-    }
-    return out;
-}
 
 /* The interpreter's call of a Binder lands here: nargs positionals in
    args, then one value per name in kwnames (NULL when there are none).
@@ -270,25 +236,6 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
     if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max)
         return posonly_copy_and_fill(args, nargs, plan->fill, plan->total_args);
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
-}
-
-/* The bench's measuring stick, not part of the API: the call of a
-   TupleFloor builds a tuple of `size` items, the call's arguments
-   (positionals, then keyword values, in the order given) followed by the
-   tail of `fill`, with no matching, no checks and no containers: what a
-   binder's call would cost if binding cost nothing. */
-typedef struct {
-    vectorcallfunc vectorcall;
-    PyObject **fill;
-    Py_ssize_t size;
-} posonly_floor_plan;
-
-static PyObject *posonly_floor_vectorcall(PyObject *self, PyObject *const *args,
-                                          size_t nargsf, PyObject *kwnames) {
-    const posonly_floor_plan *plan =
-        (const posonly_floor_plan *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
-    Py_ssize_t n = PyVectorcall_NARGS(nargsf) + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    return posonly_copy_and_fill(args, n < plan->size ? n : plan->size, plan->fill, plan->size);
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */

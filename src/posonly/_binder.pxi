@@ -474,29 +474,6 @@ cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyOb
     return self._entry_bound(args, nargs, kwnames, NULL, False)
 
 
-@cython.final
-@cython.no_gc_clear
-cdef class TupleFloor:
-    """For the bench only: a C callable whose call builds the tuple ``like``
-    (its size, its tail) from the call's arguments with no matching at all,
-    the least a binder's call could cost."""
-
-    cdef posonly_floor_plan _c
-    cdef tuple _fill
-
-    def __cinit__(self, tuple like not None):
-        self._c.vectorcall = posonly_floor_vectorcall
-        self._fill = like
-        self._c.fill = tuple_items(<PyObject *>like, 0)
-        self._c.size = PyTuple_GET_SIZE(<PyObject *>like)
-
-
-cdef TupleFloor _floor_probe = TupleFloor(())
-posonly_install_vectorcall(<PyTypeObject *>TupleFloor,
-                           <Py_ssize_t>(<char *>&_floor_probe._c.vectorcall - <char *><PyObject *>_floor_probe))
-_floor_probe = None
-
-
 cdef Binder _probe = Binder(Layout())
 posonly_install_vectorcall(<PyTypeObject *>Binder,
                            <Py_ssize_t>(<char *>&_probe._c.vectorcall - <char *><PyObject *>_probe))

@@ -10,10 +10,20 @@ from __future__ import annotations
 import functools
 import sys
 import types
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
+from inspect import CO_VARARGS, CO_VARKEYWORDS
+from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
-from ._layout import MISSING, Layout, _name_of_function
-
+from ._layout import (
+    MISSING,
+    Call,
+    Layout,
+    _name_of_function,
+    _placeholder,
+    advertises,
+    is_plain_function,
+    resolve,
+    without_first,
+)
 
 MISSING_VALUE = "got MISSING for a parameter that was not bound"
 """The ValueError of ``Binder.apply`` and ``proceed`` for a value left MISSING."""
@@ -42,57 +52,6 @@ def name_function(function: Any, name: str) -> None:
     function.__qualname__ = name
     function.__name__ = name
     function.__code__ = function.__code__.replace(co_name=name)
-
-
-class Call:
-    """How the interpreter calls a callable, as :func:`resolve` finds it.
-
-    ``layout`` is the parameter list the interpreter binds, named as its
-    errors name the function; ``prefix`` the positional values the call puts
-    before the caller's (a bound method's ``self``, a partial's ``args``);
-    ``preset`` the keywords it merges under the caller's (a partial's);
-    ``output`` the layout of the values a binder returns, the signature the
-    callable advertises (``None``: ``layout`` less what ``prefix`` fills).
-    ``target`` is what the interpreter ends up calling with ``layout``'s
-    parameters, where that is a Python function, else ``None``.
-    """
-
-    __slots__ = ("layout", "prefix", "preset", "output", "target", "callee")
-
-    def __init__(
-        self,
-        layout: Layout,
-        prefix: Tuple[Any, ...] = (),
-        preset: Optional[Dict[str, Any]] = None,
-        output: Optional[Layout] = None,
-        target: Any = None,
-    ) -> None:
-        self.layout = layout
-        self.prefix = prefix
-        self.preset = preset or None
-        self.output = output
-        self.target = target
-        self.callee: Any = None  # a function or method whose name PyPy's messages use
-
-    def bound_to(self, first: Any) -> "Call":
-        """This call as a method bound to ``first``: the interpreter puts
-        ``first`` after this call's own prefix."""
-        return Call(self.layout, self.prefix + (first,), self.preset, None, self.target)
-
-
-def _without_first(layout: Layout, n: int) -> Layout:
-    """``layout`` less what ``n`` leading positional values fill: its first
-    ``n`` positional parameters (then none of ``*args``'s name: the values
-    keep the rest of the tuple)."""
-    positional = layout.posonly + layout.positional
-    drop = min(n, len(positional))
-    n_posonly = max(0, len(layout.posonly) - drop)
-    kept = positional[drop:]
-    return Layout(
-        layout.name, kept[:n_posonly], kept[n_posonly:], layout.varargs, layout.kwonly,
-        layout.varkw, layout.defaults[max(0, len(layout.defaults) - len(kept)):],
-        layout.kwdefaults,
-    )
 
 
 class Plan:
@@ -211,7 +170,7 @@ class Plan:
         """The layout of the values: the signature advertised."""
         if self._output is None:
             self._output = (
-                _without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
+                without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
             )
         return self._output
 
@@ -240,14 +199,14 @@ class Plan:
         """``args`` as the interpreter reads ``f(*args)``."""
         if type(args) is tuple:
             return args
-        return _collector(self.name)(*args)[0]  # type: ignore[no-any-return]
+        return _collector(self.name)(*args)[0]
 
     def star_kwargs(self, kwargs: Any) -> Optional[Dict[str, Any]]:
         """``kwargs`` as the interpreter reads ``f(**kwargs)``: a dict (its
         keys are not checked here)."""
         if kwargs is None or type(kwargs) is dict:
             return kwargs
-        return _collector(self.name)(**kwargs)[1]  # type: ignore[no-any-return]
+        return _collector(self.name)(**kwargs)[1]
 
     def vectorcall_args(
         self, stack: Any, kwnames: Any
@@ -343,21 +302,6 @@ def parameter_list(layout: Layout) -> str:
     return ", ".join(params)
 
 
-_ABSENT: Any = object()
-
-
-def advertises(func: types.FunctionType) -> bool:
-    """Whether a plain function says its signature is another's: a
-    ``__wrapped__`` or ``__signature__`` of its own (a function's type has
-    neither, so only its ``__dict__`` can).  Looked up as attributes, which
-    leaves a function without a ``__dict__`` without one (reading
-    ``func.__dict__`` would make and keep an empty dict)."""
-    return (
-        getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
-        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
-    )
-
-
 if sys.version_info >= (3, 12) and hasattr(types.CodeType, "_varname_from_oparg"):
 
     def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
@@ -371,34 +315,6 @@ else:
     def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
         """The first ``n`` names of ``code``'s locals (its parameters come first)."""
         return code.co_varnames[:n]
-
-
-def _is_plain_function(obj: Any) -> bool:
-    # PyPy's builtins are functions too, with a code object of their own
-    # kind that does not know their signature.
-    return isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType
-
-
-def _stop_unwrapping(obj: Any) -> bool:
-    return hasattr(obj, "__signature__") or isinstance(obj, types.MethodType)
-
-
-def _error_name(obj: Any) -> str:
-    """What a call's errors would call ``obj``: its qualified name, else its
-    name, else its type's."""
-    while isinstance(obj, functools.partial):
-        obj = obj.func  # a partial's errors are its function's
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    return name if isinstance(name, str) else type(obj).__name__
-
-
-def _placeholder() -> Any:
-    return getattr(functools, "Placeholder", None)
-
-
-WRAPPER_TYPES: List[type] = []
-"""Wrapper types that are not functions (the compiled one): each says how
-it binds with its ``_posonly_call``."""
 
 
 class CallAttribute:
@@ -415,93 +331,6 @@ class CallAttribute:
 
 def _call_wrapper(self: Any, /, *args: Any, **kwargs: Any) -> Any:
     return self(*args, **kwargs)
-
-
-def _target(obj: Any, follow_wrapped: bool) -> Optional[Call]:
-    """What the interpreter binds when ``obj`` is called: a Python function's
-    parameters (found through bound methods, ``__wrapped__`` chains,
-    partials and ``__call__``), or a ``__signature__`` it honours as
-    :func:`inspect.signature` does; ``None`` where it is neither (builtins,
-    classes), and the advertised signature stands alone."""
-    if isinstance(obj, types.MethodType):
-        inner = _target(obj.__func__, follow_wrapped)
-        return None if inner is None else inner.bound_to(obj.__self__)
-    if isinstance(obj, (classmethod, staticmethod)):
-        return _target(obj.__func__, follow_wrapped)
-    if type(obj) in WRAPPER_TYPES:
-        return obj._posonly_call  # type: ignore[no-any-return]
-    if follow_wrapped:
-        import inspect
-
-        obj = inspect.unwrap(obj, stop=_stop_unwrapping)
-        if isinstance(obj, types.MethodType):
-            return _target(obj, follow_wrapped)
-    sig = getattr(obj, "__signature__", None)
-    if sig is not None:
-        return Call(Layout.from_signature(sig, name=_error_name(obj)))
-    if _is_plain_function(obj):
-        return Call(Layout._from_function(obj), target=obj)
-    if isinstance(obj, functools.partial):
-        inner = _target(obj.func, follow_wrapped)
-        if inner is None:
-            return None
-        placeholder = _placeholder()
-        if placeholder is not None and any(
-            arg is placeholder and len(inner.prefix) + i >= inner.layout.argcount
-            for i, arg in enumerate(obj.args)
-        ):
-            return None  # a Placeholder in *args: inspect's signature stands alone
-        preset = {**(inner.preset or {}), **obj.keywords}
-        return Call(inner.layout, inner.prefix + obj.args, preset, None, inner.target)
-    if isinstance(obj, type):
-        return None
-    call = getattr(type(obj), "__call__", None)
-    if _is_plain_function(call) or hasattr(call, "__wrapped__"):
-        # A callable instance: the interpreter calls its class's __call__
-        # with the instance first.
-        inner = _target(call, follow_wrapped)
-        return None if inner is None else inner.bound_to(obj)
-    return None
-
-
-def _same_shape(a: Layout, b: Layout) -> bool:
-    return a._fields()[1:6] == b._fields()[1:6]
-
-
-def resolve(obj: Any, follow_wrapped: bool = True) -> Call:
-    """How the interpreter calls ``obj``, and the signature it advertises.
-
-    The advertised signature is :func:`inspect.signature`'s (following
-    ``__wrapped__`` unless ``follow_wrapped`` is false, honouring
-    ``__signature__``); the call is bound as the interpreter binds it, so
-    that its errors are the interpreter's.  Where what the interpreter binds
-    cannot carry the advertised values, the advertised signature is bound
-    alone, named as the function.
-    """
-    if _is_plain_function(obj) and not advertises(obj):
-        return Call(Layout._from_function(obj), target=obj)
-    if (
-        isinstance(obj, types.MethodType)
-        and _is_plain_function(obj.__func__)
-        and not advertises(obj.__func__)
-    ):
-        return Call(Layout._from_function(obj.__func__), (obj.__self__,), target=obj.__func__)
-    if not callable(obj) and not isinstance(obj, (classmethod, staticmethod)):
-        raise TypeError(f"{type(obj).__name__!r} object is not callable")
-    import inspect
-
-    advertised = obj.__func__ if isinstance(obj, (classmethod, staticmethod)) else obj
-    signature = inspect.signature(advertised, follow_wrapped=follow_wrapped)
-    target = _target(obj, follow_wrapped)
-    name = target.layout.name if target is not None else _error_name(obj)
-    output = Layout.from_signature(signature, name=name)
-    if target is None:
-        return Call(output)
-    if not target.prefix and not target.preset and _same_shape(target.layout, output):
-        return Call(target.layout, (), None, None, target.target)
-    if set(output.names) <= set(target.layout.names):
-        return Call(target.layout, target.prefix, target.preset, output, target.target)
-    return Call(output)
 
 
 def wrapper_arguments(name: str) -> Callable[..., Tuple[Any, Any, Any]]:
@@ -559,7 +388,7 @@ def make_binder(
             return binder  # type: ignore[no-any-return]
     if isinstance(target, Layout):
         return binder_class(target)
-    if _is_plain_function(target) and not advertises(target):
+    if is_plain_function(target) and not advertises(target):
         layout = Layout._from_function(target)
         if _NAMED_BY_CALLEE:  # the function names PyPy's messages
             call = Call(layout)
@@ -576,7 +405,7 @@ def make_binder(
 
 # -- plain functions, made from their code objects ---------------------------
 
-CO_VARARGS_OR_VARKEYWORDS = 0x04 | 0x08
+CO_VARARGS_OR_VARKEYWORDS = CO_VARARGS | CO_VARKEYWORDS
 
 
 def plain_function(func: Any) -> Optional[Tuple[types.CodeType, str, Optional[Tuple[Any, ...]]]]:
@@ -605,9 +434,9 @@ def placeholder_layout(argcount: int, n_posonly: int, n_kwonly: int, flags: int)
     """A layout of one shape (a code object's counts and ``*args``/``**kwargs``
     flags) with parameters named ``_0``, ``_1``, ..., for template functions."""
     n = argcount + n_kwonly
-    names = [f"_{i}" for i in range(n + bool(flags & 0x04) + bool(flags & 0x08))]
+    names = [f"_{i}" for i in range(n + bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS))]
     return Layout(
         "f", names[:n_posonly], names[n_posonly:argcount],
-        names[n] if flags & 0x04 else None, names[argcount:n],
-        names[-1] if flags & 0x08 else None,
+        names[n] if flags & CO_VARARGS else None, names[argcount:n],
+        names[-1] if flags & CO_VARKEYWORDS else None,
     )

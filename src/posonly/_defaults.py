@@ -12,7 +12,8 @@ from __future__ import annotations
 import types
 from typing import Any, Optional
 
-from ._common import WRAPPER_TYPES, _is_plain_function, advertises, resolve
+from ._layout import WRAPPER_TYPES, advertises, resolve
+from ._layout import is_plain_function as _is_plain_function
 
 
 def defaults_source(func: Any) -> Optional[types.FunctionType]:

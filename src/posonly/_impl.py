@@ -2,40 +2,41 @@
 ``POSONLY_PURE_PYTHON=1`` -> the pure twins; not CPython -> the pure twins;
 the compiled module if it imports; else the pure twins.
 
-``module`` is the binder's (``_bind`` or ``_bind_py``), ``dropin`` the
-drop-in's core (``_bind`` or ``_dropin_py``)."""
+``extension`` is the compiled module, or None where the pure twins are in
+use; ``Binder``, ``Wrapper`` and ``wrap`` are the chosen implementation's,
+and ``dropin`` is the drop-in's core (``_bind`` or ``_dropin_py``)."""
 
 from __future__ import annotations
 
 import os
 import sys
 from types import ModuleType
+from typing import Any, Optional
 
 
-def _select() -> ModuleType:
+def _load_extension() -> Optional[ModuleType]:
     if os.environ.get("POSONLY_PURE_PYTHON") == "1" or sys.implementation.name != "cpython":
-        from . import _bind_py
-
-        return _bind_py
+        return None
     try:
         from . import _bind  # type: ignore[attr-defined]
     except ImportError:
-        from . import _bind_py
-
-        return _bind_py
+        return None
     return _bind  # type: ignore[no-any-return]
 
 
-module = _select()
-compiled = module.__name__.endswith("._bind")
+extension = _load_extension()
+compiled = extension is not None
 
-
-def _select_dropin() -> ModuleType:
-    if compiled:
-        return module
+Binder: Any
+Wrapper: Any
+wrap: Any
+dropin: Any
+if extension is not None:
+    Binder, Wrapper, wrap = extension.Binder, extension.Wrapper, extension.wrap
+    dropin = extension
+else:
     from . import _dropin_py
+    from ._bind_py import Binder  # noqa: F401  (the chosen implementation's names)
+    from ._wrap_py import Wrapper, wrap  # noqa: F401
 
-    return _dropin_py
-
-
-dropin = _select_dropin()
+    dropin = _dropin_py

@@ -1,18 +1,33 @@
-"""The immutable description of a signature that every binder works from."""
+"""The immutable description of a signature that every binder works from,
+and how the interpreter calls a callable (:func:`resolve`), from which
+:meth:`Layout.from_callable` finds the layout a callable advertises."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import keyword
 import sys
 import types
 import unicodedata
-from typing import Any, Callable, Final, Iterable, List, Mapping, Optional, Tuple
+from inspect import CO_VARARGS, CO_VARKEYWORDS
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Final,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Tuple,
+)
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeGuard
 
 __all__ = ["Layout", "MISSING"]
-
-_CO_VARARGS = 0x04
-_CO_VARKEYWORDS = 0x08
 
 
 class _MissingType:
@@ -230,10 +245,7 @@ class Layout:
                 return cls._from_function(obj)
         if not callable(obj) and not isinstance(obj, (classmethod, staticmethod)):
             raise TypeError(f"{type(obj).__name__!r} object is not callable")
-        from ._common import Plan, resolve
-
-        call = resolve(obj, follow_wrapped)
-        return call.output if call.output is not None else Plan(call.layout, call).output
+        return resolve(obj, follow_wrapped).advertised()
 
     @classmethod
     def _from_function(cls, func: types.FunctionType) -> "Layout":
@@ -244,10 +256,10 @@ class Layout:
         varnames = code.co_varnames
         index = total
         varargs = varkw = None
-        if code.co_flags & _CO_VARARGS:
+        if code.co_flags & CO_VARARGS:
             varargs = varnames[index]
             index += 1
-        if code.co_flags & _CO_VARKEYWORDS:
+        if code.co_flags & CO_VARKEYWORDS:
             varkw = varnames[index]
         kwonly = varnames[argcount:total]
         # The interpreter only ever looks up keyword-only names in
@@ -451,3 +463,194 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"<Layout {self.name}{self}>"
+
+
+# -- how the interpreter calls a callable --------------------------------------
+
+
+class Call:
+    """How the interpreter calls a callable, as :func:`resolve` finds it.
+
+    ``layout`` is the parameter list the interpreter binds, named as its
+    errors name the function; ``prefix`` the positional values the call puts
+    before the caller's (a bound method's ``self``, a partial's ``args``);
+    ``preset`` the keywords it merges under the caller's (a partial's);
+    ``output`` the layout of the values a binder returns, the signature the
+    callable advertises (``None``: ``layout`` less what ``prefix`` fills).
+    ``target`` is what the interpreter ends up calling with ``layout``'s
+    parameters, where that is a Python function, else ``None``.
+    """
+
+    __slots__ = ("layout", "prefix", "preset", "output", "target", "callee")
+
+    def __init__(
+        self,
+        layout: Layout,
+        prefix: Tuple[Any, ...] = (),
+        preset: Optional[Dict[str, Any]] = None,
+        output: Optional[Layout] = None,
+        target: Any = None,
+    ) -> None:
+        self.layout = layout
+        self.prefix = prefix
+        self.preset = preset or None
+        self.output = output
+        self.target = target
+        self.callee: Any = None  # a function or method whose name PyPy's messages use
+
+    def bound_to(self, first: Any) -> "Call":
+        """This call as a method bound to ``first``: the interpreter puts
+        ``first`` after this call's own prefix."""
+        return Call(self.layout, self.prefix + (first,), self.preset, None, self.target)
+
+    def advertised(self) -> Layout:
+        """The layout of the signature the callable advertises: ``output``,
+        else ``layout`` less what ``prefix`` fills."""
+        if self.output is not None:
+            return self.output
+        return without_first(self.layout, len(self.prefix)) if self.prefix else self.layout
+
+
+def without_first(layout: Layout, n: int) -> Layout:
+    """``layout`` less what ``n`` leading positional values fill: its first
+    ``n`` positional parameters (then none of ``*args``'s name: the values
+    keep the rest of the tuple)."""
+    positional = layout.posonly + layout.positional
+    drop = min(n, len(positional))
+    n_posonly = max(0, len(layout.posonly) - drop)
+    kept = positional[drop:]
+    return Layout(
+        layout.name, kept[:n_posonly], kept[n_posonly:], layout.varargs, layout.kwonly,
+        layout.varkw, layout.defaults[max(0, len(layout.defaults) - len(kept)):],
+        layout.kwdefaults,
+    )
+
+
+_ABSENT: Any = object()
+
+
+def advertises(func: types.FunctionType) -> bool:
+    """Whether a plain function says its signature is another's: a
+    ``__wrapped__`` or ``__signature__`` of its own (a function's type has
+    neither, so only its ``__dict__`` can).  Looked up as attributes, which
+    leaves a function without a ``__dict__`` without one (reading
+    ``func.__dict__`` would make and keep an empty dict)."""
+    return (
+        getattr(func, "__wrapped__", _ABSENT) is not _ABSENT
+        or getattr(func, "__signature__", _ABSENT) is not _ABSENT
+    )
+
+
+def is_plain_function(obj: Any) -> "TypeGuard[types.FunctionType]":
+    # PyPy's builtins are functions too, with a code object of their own
+    # kind that does not know their signature.
+    return isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType
+
+
+def _stop_unwrapping(obj: Any) -> bool:
+    return hasattr(obj, "__signature__") or isinstance(obj, types.MethodType)
+
+
+def _error_name(obj: Any) -> str:
+    """What a call's errors would call ``obj``: its qualified name, else its
+    name, else its type's."""
+    while isinstance(obj, functools.partial):
+        obj = obj.func  # a partial's errors are its function's
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    return name if isinstance(name, str) else type(obj).__name__
+
+
+def _placeholder() -> Any:
+    return getattr(functools, "Placeholder", None)
+
+
+WRAPPER_TYPES: List[type] = []
+"""Wrapper types that are not functions (the compiled one): each says how
+it binds with its ``_posonly_call``."""
+
+
+def _target(obj: Any, follow_wrapped: bool) -> Optional[Call]:
+    """What the interpreter binds when ``obj`` is called: a Python function's
+    parameters (found through bound methods, ``__wrapped__`` chains,
+    partials and ``__call__``), or a ``__signature__`` it honours as
+    :func:`inspect.signature` does; ``None`` where it is neither (builtins,
+    classes), and the advertised signature stands alone."""
+    if isinstance(obj, types.MethodType):
+        inner = _target(obj.__func__, follow_wrapped)
+        return None if inner is None else inner.bound_to(obj.__self__)
+    if isinstance(obj, (classmethod, staticmethod)):
+        return _target(obj.__func__, follow_wrapped)
+    if type(obj) in WRAPPER_TYPES:
+        return obj._posonly_call  # type: ignore[no-any-return]
+    if follow_wrapped:
+        import inspect
+
+        obj = inspect.unwrap(obj, stop=_stop_unwrapping)
+        if isinstance(obj, types.MethodType):
+            return _target(obj, follow_wrapped)
+    sig = getattr(obj, "__signature__", None)
+    if sig is not None:
+        return Call(Layout.from_signature(sig, name=_error_name(obj)))
+    if is_plain_function(obj):
+        return Call(Layout._from_function(obj), target=obj)
+    if isinstance(obj, functools.partial):
+        inner = _target(obj.func, follow_wrapped)
+        if inner is None:
+            return None
+        placeholder = _placeholder()
+        if placeholder is not None and any(
+            arg is placeholder and len(inner.prefix) + i >= inner.layout.argcount
+            for i, arg in enumerate(obj.args)
+        ):
+            return None  # a Placeholder in *args: inspect's signature stands alone
+        preset = {**(inner.preset or {}), **obj.keywords}
+        return Call(inner.layout, inner.prefix + obj.args, preset, None, inner.target)
+    if isinstance(obj, type):
+        return None
+    call = getattr(type(obj), "__call__", None)
+    if is_plain_function(call) or hasattr(call, "__wrapped__"):
+        # A callable instance: the interpreter calls its class's __call__
+        # with the instance first.
+        inner = _target(call, follow_wrapped)
+        return None if inner is None else inner.bound_to(obj)
+    return None
+
+
+def _same_shape(a: Layout, b: Layout) -> bool:
+    return a._fields()[1:6] == b._fields()[1:6]
+
+
+def resolve(obj: Any, follow_wrapped: bool = True) -> Call:
+    """How the interpreter calls ``obj``, and the signature it advertises.
+
+    The advertised signature is :func:`inspect.signature`'s (following
+    ``__wrapped__`` unless ``follow_wrapped`` is false, honouring
+    ``__signature__``); the call is bound as the interpreter binds it, so
+    that its errors are the interpreter's.  Where what the interpreter binds
+    cannot carry the advertised values, the advertised signature is bound
+    alone, named as the function.
+    """
+    if is_plain_function(obj) and not advertises(obj):
+        return Call(Layout._from_function(obj), target=obj)
+    if (
+        isinstance(obj, types.MethodType)
+        and is_plain_function(obj.__func__)
+        and not advertises(obj.__func__)
+    ):
+        return Call(Layout._from_function(obj.__func__), (obj.__self__,), target=obj.__func__)
+    if not callable(obj) and not isinstance(obj, (classmethod, staticmethod)):
+        raise TypeError(f"{type(obj).__name__!r} object is not callable")
+    import inspect
+
+    advertised = obj.__func__ if isinstance(obj, (classmethod, staticmethod)) else obj
+    signature = inspect.signature(advertised, follow_wrapped=follow_wrapped)
+    target = _target(obj, follow_wrapped)
+    name = target.layout.name if target is not None else _error_name(obj)
+    output = Layout.from_signature(signature, name=name)
+    if target is None:
+        return Call(output)
+    if not target.prefix and not target.preset and _same_shape(target.layout, output):
+        return Call(target.layout, (), None, None, target.target)
+    if set(output.names) <= set(target.layout.names):
+        return Call(target.layout, target.prefix, target.preset, output, target.target)
+    return Call(output)

@@ -83,18 +83,16 @@ from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
     MISSING_VALUE,
     Plan,
-    advertises,
     descriptor_refused,
     make_binder,
     parameter_list,
     parameter_names,
     placeholder_layout,
     plain_function,
-    resolve,
     wrapper_arguments,
 )
 from ._defaults import defaults_source
-from ._layout import MISSING, Layout, _name_of_function
+from ._layout import MISSING, Layout, _name_of_function, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -366,7 +364,7 @@ def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
 
 
 def _forwarding_wrapper(func: Any, before: Callable[[Tuple[Any, ...]], Any]) -> types.FunctionType:
-    from ._bind_py import Binder  # (which imports this module)
+    from ._bind_py import Binder
 
     source = defaults_source(func)
     seen = _seen_defaults(source) if source is not None else None
@@ -973,7 +971,7 @@ else:
         ``__dict__``), is a method on a class, a coroutine function when ``func``
         is one, and pickles by reference as a function does.  It holds no
         per-call state.  In the pure-Python implementation a wrapper is a
-        generated function (see :mod:`posonly._wrap_py`), and ``Wrapper`` is the
+        generated function (see ``posonly._wrap_py``), and ``Wrapper`` is the
         type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
         ``wrap(func, before=...)``.  For type checkers it is generic in the
         function's parameters and return type: ``Wrapper[P, R]``.

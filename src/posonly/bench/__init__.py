@@ -2,6 +2,8 @@
 
 - :mod:`.runner` measures: cells, interleaved rounds, adaptive stopping,
   spread;
+- :mod:`.suites` names the tables and chooses their rows (``--tables``,
+  ``-k``); :mod:`.worker` measures one table in a process of its own;
 - one module per suite, each building a table of cells and its JSON section:
   :mod:`.binding`, :mod:`.pep570`, :mod:`.wrapping`, :mod:`.creation`,
   :mod:`.clients`;
@@ -16,58 +18,19 @@ import json
 import platform
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence
 
 import posonly
 
-from . import binding, clients, creation, pep570, wrapping
 from .runner import (FULL, QUICK, TINY, Measured, Progress, Settings, cpu_model, describe_build,
                      load_average, measure)
+from .suites import SUITES, catalog, check_options, selector
 
 __all__ = ["FULL", "QUICK", "SCHEMA", "SUITES", "TINY", "Settings", "catalog", "check_options",
            "run", "selector"]
 
 SCHEMA = "posonly-bench/2"
-#: The suites, in the order of the report.
-SUITES = {
-    "binding": binding,
-    "pep570": pep570,
-    "wrapping": wrapping,
-    "creation": creation,
-    "clients": clients,
-}
 SETTINGS = {"full": FULL, "quick": QUICK, "tiny": TINY}
-
-
-def catalog() -> List[Tuple[str, str]]:
-    """Every (table, row) the suites have, without building anything."""
-    rows: List[Tuple[str, str]] = [("binding", c.name) for c in binding.CASES]
-    rows += [("pep570", case.name) for _, _, case in pep570.ROWS]
-    rows += [("wrapping", c.name) for c in wrapping.CASES]
-    rows += [("creation", name) for name, _ in creation.SIGNATURES]
-    rows += [("clients", case.name) for _, case in clients.ROWS]
-    return rows
-
-
-def selector(text: Optional[str]) -> Optional[Callable[[str, str], bool]]:
-    """``-k TEXT``: the rows whose "table: row" contains TEXT (any case)."""
-    if text is None:
-        return None
-    needle = text.lower()
-    return lambda table, row: needle in f"{table}: {row}".lower()
-
-
-def check_options(select: Optional[str], tables: Optional[Sequence[str]]) -> None:
-    """Raise ValueError for options that would make the run measure nothing
-    or something that does not exist; called before anything is timed."""
-    chosen = list(SUITES) if tables is None else list(tables)
-    unknown = [t for t in chosen if t not in SUITES]
-    if unknown:
-        raise ValueError(f"unknown table {', '.join(map(repr, unknown))}; "
-                         f"the tables are {', '.join(SUITES)}")
-    match = selector(select)
-    if match is not None and not any(match(t, r) for t, r in catalog() if t in chosen):
-        raise ValueError(f"no row matches -k {select!r} (in the tables {', '.join(chosen)})")
 
 
 def meta(settings: Settings, select: Optional[str], tables: Sequence[str]) -> Dict[str, Any]:

@@ -19,19 +19,32 @@ from posonly import _impl
 
 def compiled_module() -> Optional[Any]:
     """The compiled module when it is the implementation under test."""
-    return _impl.module if _impl.compiled else None
+    return _impl.extension
 
 
-def pure_module() -> Any:
-    from posonly import _bind_py
-
-    return _bind_py
+def tuple_floor() -> Optional[Any]:
+    """The bench's C floor (``bench/_floor.pyx``), built with the compiled
+    module and timed only beside it."""
+    if _impl.extension is None:
+        return None
+    try:
+        from posonly.bench._floor import TupleFloor  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return TupleFloor
 
 
 def pure_binder(f: Any) -> Any:
+    from posonly._bind_py import Binder
     from posonly._common import make_binder
 
-    return make_binder(pure_module().Binder, f)
+    return make_binder(Binder, f)
+
+
+def pure_wrap(f: Any, **handler: Any) -> Any:
+    from posonly._wrap_py import wrap
+
+    return wrap(f, **handler)
 
 
 @contextlib.contextmanager
@@ -67,7 +80,7 @@ def is_patched() -> bool:
 # unpatched.
 
 
-def _inspect_own(owner: type, name: str) -> Any:
+def _inspect_own(owner: Any, name: str) -> Any:
     """inspect's own ``owner.name``, as before any patch."""
     from posonly import _inspect
 

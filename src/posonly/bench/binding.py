@@ -64,13 +64,13 @@ def callables(case: Case) -> Dict[str, Any]:
     """The callable behind each column available here."""
     f = case.function()
     out: Dict[str, Any] = {"floor": f}
-    compiled = _targets.compiled_module()
-    if compiled is not None:
+    floor = _targets.tuple_floor()
+    if floor is not None:
         args, kwargs = case.arguments()
-        out["c-floor"] = compiled.TupleFloor(f(*args, **kwargs))
+        out["c-floor"] = floor(f(*args, **kwargs))
     b = posonly.binder(f)
     out.update(binder=b, bind=b, vectorcall=b)
-    if compiled is not None:
+    if _targets.compiled_module() is not None:
         out["pure"] = _targets.pure_binder(f)
     out["exec"] = f
     out["drop-in"] = posonly.signature(f)

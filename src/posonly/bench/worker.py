@@ -10,8 +10,8 @@ import json
 import sys
 from typing import Any, Dict
 
-from . import SUITES, selector
 from .runner import Progress, Settings, measure
+from .suites import SUITES, selector
 
 
 def measure_table(key: str, select: Any, settings: Settings, seed: int,

@@ -75,9 +75,8 @@ def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
     out["before"] = posonly.wrap(f, before=before_handler)
     out["around"] = posonly.wrap(f, around=around_handler)
     if _targets.compiled_module() is not None:
-        pure = _targets.pure_module()
-        out["pure before"] = pure.wrap(f, before=before_handler)
-        out["pure around"] = pure.wrap(f, around=around_handler)
+        out["pure before"] = _targets.pure_wrap(f, before=before_handler)
+        out["pure around"] = _targets.pure_wrap(f, around=around_handler)
     signature = inspect.signature(f)
 
     @functools.wraps(f)

@@ -1,0 +1,141 @@
+"""The README and the documentation say what is true.
+
+- Every ```python block of README.md and docs/*.md runs, under each
+  implementation, in a fresh interpreter (the blocks of one page in order,
+  in one namespace).  A statement whose line ends in ``# -> VALUE`` must
+  give a value whose ``repr`` is VALUE; one whose line ends in
+  ``# SomeError: message`` must raise that exception with that message.
+- The README is a door: at most 150 lines, with ``pip install`` and a first
+  example in its first 40.
+- The documentation site builds with warnings as errors (a broken reference
+  or a stale API name fails), where Sphinx and MyST are installed (the test
+  requirements install them for one interpreter, CPython 3.13), and its API
+  page documents every name of ``posonly.__all__``.
+"""
+
+import importlib.util
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+import posonly
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README] + sorted(DOCS.glob("*.md"))
+
+# Runs one page's python blocks: argv[1] the page, argv[2] the implementation
+# expected.  Each top-level statement runs on its own; the comment at the end
+# of its last line says what it must give.
+RUNNER = r'''
+import ast, re, sys, traceback
+import posonly
+
+path, expected = sys.argv[1], sys.argv[2]
+assert posonly.IMPLEMENTATION == expected, (posonly.IMPLEMENTATION, expected)
+text = open(path, encoding="utf-8").read()
+namespace = {"__name__": "__docs__"}
+checked = 0
+for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
+    first_line = text.count("\n", 0, match.start()) + 2
+    source = match.group(1)
+    lines = source.splitlines()
+    for node in ast.parse(source).body:
+        where = f"{path}:{first_line + node.lineno - 1}"
+        last = lines[node.end_lineno - 1]
+        said = re.search(r"#\s*(->\s*(?P<value>.*?)|(?P<error>[A-Z]\w*(Error|Exception)): (?P<message>.*?))\s*$", last)
+        statement = ast.Module([node], type_ignores=[])
+        try:
+            if said and said.group("value") is not None:
+                assert isinstance(node, ast.Expr), f"{where}: '# ->' follows an expression only"
+                value = eval(compile(ast.Expression(node.value), where, "eval"), namespace)
+                assert repr(value) == said.group("value"), (
+                    f"{where}: {repr(value)} where the page says {said.group('value')}")
+                checked += 1
+            elif said and said.group("error"):
+                try:
+                    exec(compile(statement, where, "exec"), namespace)
+                except Exception as error:
+                    got = f"{type(error).__name__}: {error}"
+                    want = f"{said.group('error')}: {said.group('message')}"
+                    assert got == want, f"{where}: raised {got!r} where the page says {want!r}"
+                    checked += 1
+                else:
+                    raise AssertionError(f"{where}: raised nothing where the page says {said.group('error')}")
+            else:
+                exec(compile(statement, where, "exec"), namespace)
+        except AssertionError:
+            raise
+        except BaseException:
+            traceback.print_exc()
+            raise SystemExit(f"{where}: the example failed")
+print("checked", checked)
+'''
+
+
+def python_blocks(page):
+    return re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)], ids=lambda p: p.name)
+def test_every_python_example_runs_as_written(page, impl):
+    env = dict(os.environ)
+    env.pop("POSONLY_PURE_PYTHON", None)
+    if impl.name == "python":
+        env["POSONLY_PURE_PYTHON"] = "1"
+    result = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error", "-c", RUNNER, str(page), impl.name],
+        capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_pages_say_what_their_examples_give():
+    # Examples that only run would let a page's promises go stale: the
+    # README's do state results.
+    said = re.findall(r"#\s*(->|[A-Z]\w*Error:)", "".join(python_blocks(README)))
+    assert len(said) >= 4
+
+
+def test_the_readme_is_short_and_starts_with_install_and_an_example():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines; the rest belongs in docs/"
+    first_screen = "\n".join(lines[:40])
+    assert "pip install posonly" in first_screen
+    assert "```python" in first_screen
+
+
+def test_the_readmes_links_lead_somewhere():
+    text = README.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" in target:
+            continue
+        assert (ROOT / target).exists(), target
+
+
+def test_the_api_page_documents_every_public_name():
+    api = (DOCS / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\.\. auto\w+:: posonly\.(\w+)", api, re.M))
+    assert documented == set(posonly.__all__)
+
+
+def _have_sphinx():
+    return all(importlib.util.find_spec(name) is not None for name in ("sphinx", "myst_parser"))
+
+
+@pytest.mark.skipif(not _have_sphinx(), reason="sphinx and myst-parser are not installed")
+def test_the_documentation_builds_with_warnings_as_errors(tmp_path):
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
+         "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / "html")],
+        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "html" / "api.html").exists()
