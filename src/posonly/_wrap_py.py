@@ -415,7 +415,7 @@ _SEEN_DEFAULTS = "__posonly_seen_defaults__"  # placeholders among a template's 
 _SEEN_KWDEFAULTS = "__posonly_seen_kwdefaults__"
 
 
-def _template_function(source: str, *placeholders: str) -> Any:
+def _template_function(source: str, *placeholders: Any) -> Any:
     namespace: Dict[str, Any] = {}
     with warnings.catch_warnings():
         # `x is not "placeholder"`: the placeholder becomes an object
