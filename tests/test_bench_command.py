@@ -98,7 +98,7 @@ def test_the_tables_hold_their_columns(mixed):
     assert "floor" not in row["ratios"]
     assert set(row["ratios"]) == (expected - {"floor"}) | {"drop-in speedup"}
     (creation,) = report["creation"]["rows"]
-    assert set(creation["cells"]) == {"wraps-def", "binder", "wrap", "layout",
+    assert set(creation["cells"]) == {"wraps-def", "binder", "wrap", "wrap-around", "layout",
                                       "inspect.signature", "posonly.signature"}
     assert "signature speedup" in creation["ratios"]
     try:

@@ -35,15 +35,49 @@ A wrapper of a bound method is the generated function (with ``self`` first)
 bound to the same object, so that the interpreter counts ``self`` in its
 messages as it does for the method, and the values leave it out, as the
 method's binder does.
+
+What both implementations do alike (``tests/test_wrap_twins.py`` drives them
+side by side):
+
+- Defaults are the function's at the call, as the interpreter's: a call
+  after the function's ``__defaults__`` or ``__kwdefaults__`` was replaced
+  binds with the new ones (the values the handler gets, and the call of the
+  function).  The compiled wrapper compares the two objects with those its
+  binder read (two pointer compares per call) and remakes its binder on a
+  change.  A generated function has defaults of its own: where the function
+  has defaults, its first lines compare the function's objects with those it
+  was made with (constants of its code), and on a change ``_stale`` gives it
+  the new defaults and makes the call again from the arguments given (on
+  that first call after the change, an argument passed that is the former
+  default object itself counts as not given).  A ``__kwdefaults__`` dict
+  changed in place rather than replaced is not seen (in either), and a
+  parameter that had no default when the wrapper was made stays required in
+  the pure wrapper (the interpreter refuses the call before the wrapper's
+  code runs).
+- ``inspect.iscoroutinefunction`` answers as for the function;
+  ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
+  for a ``functools.wraps`` def: a wrapper is a function that returns the
+  generator.
+- A wrapper pickles by reference where a function would (a module-level
+  name, a method or class or static method on a module-level class), and
+  loads as itself, its handler in place; a wrapper of a bound method, a
+  callable instance or a partial raises :class:`pickle.PicklingError`, as
+  nothing could load it as what was dumped.
 """
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import inspect
+import operator
+import pickle
 import sys
+import textwrap
 import types
-from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, Union, overload
+import warnings
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, overload
 
 from ._common import (
     CO_VARARGS_OR_VARKEYWORDS,
@@ -57,7 +91,8 @@ from ._common import (
     plain_function,
     wrapper_arguments,
 )
-from ._layout import MISSING, ClassSignature, Layout, advertises, resolve
+from ._defaults import defaults_source
+from ._layout import MISSING, ClassSignature, Layout, _name_of_function, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -151,22 +186,30 @@ def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
 
 def _invalid_values(size: int, name: str) -> Callable[[Any], None]:
     def invalid(values: Any) -> None:
-        if type(values) is not tuple:
-            raise TypeError(f"proceed() needs a tuple of values, not {type(values).__name__}")
-        raise TypeError(f"proceed() needs {size} values for {name}(), got {len(values)}")
+        _refuse_values(values, size, name)
 
     return invalid
+
+
+def _refuse_values(values: Any, size: int, name: Any) -> None:
+    """proceed()'s error for ``values`` that are no tuple of ``size`` items;
+    ``name`` is the function's name, or the function itself."""
+    if type(values) is not tuple:
+        raise TypeError(f"proceed() needs a tuple of values, not {type(values).__name__}")
+    if not isinstance(name, str):
+        name = _name_of_function(name)
+    raise TypeError(f"proceed() needs {size} values for {name}(), got {len(values)}")
 
 
 def _refuse_missing() -> None:
     raise ValueError(MISSING_VALUE)
 
 
-def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
-    """``proceed(values)``: check the tuple, unpack it, call ``target``."""
-    func, type_, tuple_, len_, invalid, values, missing, refuse = _helper_names(
-        layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
-    )
+def _proceed_source(shape: _Shape, names: List[str], size_check: str) -> str:
+    """The body of ``proceed(values)``: check the tuple, unpack it, call
+    the function (``names``: func, type, tuple, len, invalid, values,
+    missing, refuse)."""
+    func, type_, tuple_, len_, invalid, values, missing, refuse = names
     size = len(shape.out_names)
     unpack = f"    {''.join(n + ', ' for n in shape.out_names)}= {values}\n" if size else ""
     # As Binder.apply: a value left MISSING is refused (by identity: no
@@ -176,14 +219,23 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
         f"    if {' or '.join(f'{n} is {missing}' for n in plain)}:\n        {refuse}()\n"
         if plain else ""
     )
-    source = (
-        f"def proceed({values}, /):\n"
+    return (
         f"    if {type_}({values}) is not {tuple_} or {len_}({values}) != {size}:\n"
-        f"        {invalid}({values})\n"
+        f"        {invalid}({values}{size_check})\n"
         f"{unpack}"
         f"{check_missing}"
         f"    return {shape.call(func, expression=False)}\n"
     )
+
+
+def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
+    """``proceed(values)``: check the tuple, unpack it, call ``target``."""
+    names = _helper_names(
+        layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
+    )
+    func, type_, tuple_, len_, invalid, values, missing, refuse = names
+    size = len(shape.out_names)
+    source = f"def proceed({values}, /):\n" + _proceed_source(shape, names, "")
     namespace = {
         func: target, type_: type, tuple_: tuple, len_: len,
         invalid: _invalid_values(size, layout.name), missing: MISSING, refuse: _refuse_missing,
@@ -197,13 +249,33 @@ def _wrapper_function(
     before: Optional[Callable[[tuple], Any]],
     around: Optional[Callable[..., Any]],
     mark: object,
+    n_prefix: int = 0,
 ) -> types.FunctionType:
     """The generated function with the parameters and defaults the
     interpreter binds; it calls ``func`` itself with the values."""
     layout = shape.layout
     params = parameter_list(layout)
-    func_name, handler, proceed = _helper_names(layout, "func", "handler", "proceed")
+    func_name, handler, proceed, source_name, seen, stale, itself, changed = _helper_names(
+        layout, "func", "handler", "proceed", "source", "seen", "stale", "itself", "changed"
+    )
     namespace: Dict[str, Any] = {_MARK: mark, func_name: func}
+    # Defaults are read at the call where they come from a function and the
+    # function has some (as for a template-made wrapper, see there).
+    source = defaults_source(func) if layout.defaults or layout.kwdefaults else None
+    check = ""
+    if source is not None:
+        namespace.update({
+            source_name: source, seen: _seen_defaults(source), stale: _stale,
+            _READS: (source_name, seen, func_name, handler, around is not None, n_prefix),
+            changed: _defaults_changed,
+        })
+        frame = "(" + "".join(name + ", " for name in layout.names) + ")"
+        check = (
+            f"    if {source_name}.__defaults__ is not {seen}[0] or "
+            f"{source_name}.__kwdefaults__ is not {seen}[1]:\n"
+            if _DEFAULTS_KEEP_IDENTITY else
+            f"    if {changed}({source_name}, {seen}):\n"
+        ) + f"        return {stale}({itself}, {frame})\n"
     if before is not None:
         namespace[handler] = before
         body = (
@@ -214,9 +286,11 @@ def _wrapper_function(
         namespace[handler] = around
         namespace[proceed] = _proceed(layout, shape, func)
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
-    generated = _generate(f"def wrapper({params}):\n{body}", namespace, "wrapper")
+    generated = _generate(f"def wrapper({params}):\n{check}{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
     generated.__kwdefaults__ = dict(layout._kwdefaults) or None
+    if source is not None:  # (a weak reference: a wrapper lives in no reference cycle)
+        namespace[itself] = weakref.ref(generated)
     return generated  # type: ignore[no-any-return]
 
 
@@ -225,11 +299,46 @@ def _wrapper_function(
 # the caller's own arguments, as the compiled wrapper passes them (a
 # generated function would pass the advertised defaults too, which a
 # (*args, **kwargs) function sees).  Marked as a wrapper of a function.
-_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION}
+def _probe(a: Any = None, *, b: Any = None) -> None:
+    """A function whose defaults tell how the interpreter hands them out."""
+
+
+# CPython hands out a function's own __defaults__ tuple and __kwdefaults__
+# dict; PyPy makes a new tuple on each read of __defaults__ (it keeps a
+# list), so there the items are compared.
+_DEFAULTS_KEEP_IDENTITY = (
+    _probe.__defaults__ is _probe.__defaults__ and _probe.__kwdefaults__ is _probe.__kwdefaults__
+)
+
+
+def _defaults_changed(source: Any, seen: Tuple[Any, Any]) -> bool:
+    """Whether ``source`` holds other defaults than ``seen`` (as
+    _seen_defaults made it), by identity, item by item where the
+    interpreter makes a new tuple on each read."""
+    defaults, kwdefaults = source.__defaults__, source.__kwdefaults__
+    if kwdefaults is not seen[1] or defaults is seen[0]:
+        return kwdefaults is not seen[1]
+    if defaults is None or seen[0] is None or len(defaults) != len(seen[0]):
+        return True
+    return not all(map(operator.is_, defaults, seen[0]))
+
+
+_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION, "_changed": _defaults_changed}
 exec(  # noqa: S102 - fixed source
     compile(
         "def forwarding(_func, _handler, _bind):\n"
         "    def wrapper(*args, **kwargs):\n"
+        "        _handler(_bind(*args, **kwargs))\n"
+        "        return _func(*args, **kwargs)\n"
+        "    return wrapper\n"
+        "def forwarding_read(_func, _handler, _bind, _source, _seen, _remake):\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        nonlocal _bind, _seen\n"
+        + (
+            "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:\n"
+            if _DEFAULTS_KEEP_IDENTITY else "        if _changed(_source, _seen):\n"
+        ) +
+        "            _bind, _seen = _remake(_func, _source)\n"
         "        _handler(_bind(*args, **kwargs))\n"
         "        return _func(*args, **kwargs)\n"
         "    return wrapper\n",
@@ -238,6 +347,20 @@ exec(  # noqa: S102 - fixed source
     _FORWARDING_GLOBALS,
 )
 _forwarding = _FORWARDING_GLOBALS.pop("forwarding")
+_forwarding_read = _FORWARDING_GLOBALS.pop("forwarding_read")
+
+
+
+def _seen_defaults(source: Any) -> Tuple[Any, Any]:
+    return source.__defaults__, source.__kwdefaults__
+
+
+def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
+    """A binder of ``func`` read again, with the defaults objects it read."""
+    from ._bind_py import Binder
+
+    seen = _seen_defaults(source)
+    return make_binder(Binder, func), seen
 
 
 def _forwarding_wrapper(
@@ -246,8 +369,13 @@ def _forwarding_wrapper(
     """The wrapper and the layout of its values."""
     from ._bind_py import Binder
 
+    source = defaults_source(func)
+    seen = _seen_defaults(source) if source is not None else None
     bind = make_binder(Binder, func)
-    wrapper: types.FunctionType = _forwarding(func, before, bind)
+    wrapper: types.FunctionType = (
+        _forwarding(func, before, bind) if source is None
+        else _forwarding_read(func, before, bind, source, seen, _remade_binder)
+    )
     name = bind.layout.name
     wrapper.__qualname__ = name
     wrapper.__name__ = name.rpartition(".")[2]
@@ -268,41 +396,87 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 
 
 # A wrapper of a plain function, made with no compile: its generated function
-# (and proceed) are copies of template functions compiled once per shape, as
-# _wrapper_function writes them for parameters named _0, _1, ..., but with
-# the function and the handler in closure cells rather than in globals of
-# their own; a copy gets the function's own parameter names (co_varnames: the
+# is a copy of a template function compiled once per shape, as
+# _wrapper_function writes it for parameters named _0, _1, ..., but with the
+# function and the handler in closure cells rather than in globals of its
+# own; a copy gets the function's own parameter names (co_varnames: the
 # bytecode reads its locals by position), its keyword-only names where the
 # body passes them by keyword (constants of the code), its name, defaults and
-# cells.  The globals, which hold only the wrapper's mark, are shared.
-_Templates = Tuple[types.CodeType, Optional[types.CodeType], Tuple[str, ...]]
-_TEMPLATES: Dict[Tuple[int, int, int, int, bool], _Templates] = {}
-_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION}
+# cells.  The globals, which hold only the wrapper's mark and helpers, are
+# shared.  An around= wrapper makes its proceed at its first call, from a
+# template of the same shape (kept in a cell: nothing made per wrapper until
+# then).
+#
+# Defaults are the function's at the call: a wrapper of a function with
+# defaults compares the function's __defaults__ and __kwdefaults__ with the
+# objects it was made with (constants of its code) on each call, and on a
+# change reads them again (_stale).
+_Templates = Tuple[types.CodeType, types.CodeType, Tuple[str, ...], Tuple[int, ...]]
+_TEMPLATES: Dict[Tuple[int, int, int, int, bool, int], _Templates] = {}
+_READS = "__posonly_reads__"  # in a generated function's own globals: the names read
+_SEEN_DEFAULTS = "__posonly_seen_defaults__"  # placeholders among a template's constants
+_SEEN_KWDEFAULTS = "__posonly_seen_kwdefaults__"
 
 
-def _templates(argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool) -> _Templates:
-    key = (argcount, n_posonly, n_kwonly, flags, around)
+def _template_function(source: str, *placeholders: Any) -> Any:
+    namespace: Dict[str, Any] = {}
+    with warnings.catch_warnings():
+        # `x is not "placeholder"`: the placeholder becomes an object
+        warnings.simplefilter("ignore", SyntaxWarning)
+        exec(compile(source, _FILENAME, "exec"), namespace)
+    return namespace["make"](*placeholders)
+
+
+def _templates(
+    argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: int
+) -> _Templates:
+    """The templates of one shape; ``reads``: 1 where the wrapper reads the
+    function's ``__defaults__`` at each call, 2 its ``__kwdefaults__``, 3 both."""
+    key = (argcount, n_posonly, n_kwonly, flags, around, reads)
     templates = _TEMPLATES.get(key)
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
+        tests = ([f"_func.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
+            [f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        check = (
+            f"        if {' or '.join(tests)}:\n"
+            f"            return _stale({reads}, {shape.values(copy_varkw=False)})\n"
+            if reads else ""
+        )
         if around:
-            body = f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
-        else:
             body = (
+                "        nonlocal _proceed\n" + check +
+                "        if _proceed is None:\n"
+                f"            _proceed = _new_proceed(_func, {key!r})\n"
+                f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+            )
+        else:
+            body = check + (
                 f"        _handler({shape.values(copy_varkw=True)})\n"
                 f"        return {shape.call('_func', shape.positional)}\n"
             )
-        source = (
+        wrapper = _template_function(
             f"def make(_func, _handler, _proceed):\n"
             f"    def wrapper({parameter_list(layout)}):\n{body}"
-            f"    return wrapper\n"
+            f"    return wrapper\n",
+            len, len, None,
         )
-        namespace: Dict[str, Any] = {}
-        exec(compile(source, _FILENAME, "exec"), namespace)
-        wrapper = namespace["make"](len, len, len)
-        proceed = _proceed(layout, shape, len).__code__ if around else None
-        templates = (wrapper.__code__, proceed, tuple(layout.kwonly))
+        names = ["_func", "_type", "_tuple", "_len", "_invalid", "_values", "_missing", "_refuse"]
+        proceed = _template_function(
+            "def make(_func):\n    def proceed(_values, /):\n"
+            + textwrap.indent(_proceed_source(shape, names, f", {len(shape.out_names)}, _func"), "    ")
+            + "    return proceed\n",
+            len,
+        )
+        if wrapper.__code__.co_freevars != (("_func", "_handler", "_proceed") if around
+                                            else ("_func", "_handler")):
+            raise SystemError("posonly: a template's free variables are not in order")
+        consts = wrapper.__code__.co_consts
+        marks = tuple(
+            consts.index(m) if m in consts else -1 for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)
+        )
+        templates = (wrapper.__code__, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
     return templates
@@ -320,6 +494,175 @@ def _with_names(template: types.CodeType, kwonly: Dict[str, str]) -> Tuple[Any, 
     )
 
 
+_PROCEED_GLOBALS: Dict[str, Any] = {
+    "_type": type, "_tuple": tuple, "_len": len, "_invalid": _refuse_values,
+    "_missing": MISSING, "_refuse": _refuse_missing,
+}
+
+
+def _new_proceed(function: Any, key: Tuple[int, int, int, int, bool, int]) -> Any:
+    """An around= wrapper's proceed, made at its first call from the
+    template of the wrapper's shape, for the function's keyword-only names."""
+    _, proceed, placeholders, _ = _templates(*key)
+    argcount = key[0]
+    kwonly = parameter_names(function.__code__, argcount + key[2])[argcount:]
+    code = proceed.replace(co_consts=_with_names(proceed, dict(zip(placeholders, kwonly))))
+    return types.FunctionType(code, _PROCEED_GLOBALS, "proceed", None, (types.CellType(function),))
+
+
+def _given_arguments(code: types.CodeType, defaults: Any, kwdefaults: Any,
+                     frame: Tuple[Any, ...]) -> Tuple[List[Any], Dict[str, Any]]:
+    """The arguments of a call that a function of ``code`` with these
+    defaults bound to ``frame`` (its locals in frame order): a value that is
+    its parameter's default object counts as not given."""
+    argcount = code.co_argcount
+    n_posonly = code.co_posonlyargcount
+    total = argcount + code.co_kwonlyargcount
+    names = parameter_names(code, total)
+    defaults = defaults or ()
+    kwdefaults = kwdefaults or {}
+    first_default = argcount - len(defaults)
+    index = total
+    extra: Tuple[Any, ...] = ()
+    more: Dict[str, Any] = {}
+    if code.co_flags & 0x04:
+        extra = frame[index]
+        index += 1
+    if code.co_flags & 0x08:
+        more = frame[index]
+    given = [
+        bool(extra) or i < first_default or frame[i] is not defaults[i - first_default]
+        for i in range(argcount)
+    ]
+    last_posonly = max((i for i in range(n_posonly) if given[i]), default=-1)
+    positional: List[Any] = []
+    keywords: Dict[str, Any] = {}
+    gap = False
+    for i in range(argcount):
+        if i <= last_posonly or (given[i] and not gap):
+            positional.append(frame[i])
+        elif given[i]:
+            keywords[names[i]] = frame[i]
+        else:
+            gap = True
+    for i in range(argcount, total):
+        name = names[i]
+        if name not in kwdefaults or frame[i] is not kwdefaults[name]:
+            keywords[name] = frame[i]
+    positional.extend(extra)
+    keywords.update(more)
+    return positional, keywords
+
+
+class _NoDefault:
+    """A generated function's default for a parameter whose function lost
+    its default (see _read_defaults); never a value handed on."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<posonly: no default>"
+
+
+_NO_DEFAULT = _NoDefault()
+_NEVER = _NoDefault()  # the defaults "seen" by a wrapper that reads them on every call
+_FRESH: "weakref.WeakKeyDictionary[Any, Tuple[Any, Any, Any]]" = weakref.WeakKeyDictionary()
+
+
+def _read_defaults(generated: Any, function: Any) -> bool:
+    """Give ``generated`` the defaults ``function`` has now (its keyword-only
+    defaults, the only ones the interpreter looks up there).
+
+    A parameter cannot be made required again once the interpreter binds
+    it as optional: where ``function`` has lost defaults, ``generated``
+    keeps such a parameter optional, with ``_NO_DEFAULT``, and the answer
+    is False (each call then goes through ``_stale``)."""
+    code = generated.__code__
+    argcount = code.co_argcount
+    kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+    capacity = len(generated.__defaults__ or ())
+    defaults = function.__defaults__ or ()
+    complete = len(defaults) >= capacity
+    if not complete:
+        defaults = (_NO_DEFAULT,) * (capacity - len(defaults)) + tuple(defaults)
+    generated.__defaults__ = defaults or None
+    kwdefaults = function.__kwdefaults__ or {}
+    own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
+    for name in generated.__kwdefaults__ or ():
+        if name not in own:
+            own[name] = _NO_DEFAULT
+            complete = False
+    generated.__kwdefaults__ = own or None
+    return complete
+
+
+def _calling_function(code: types.CodeType) -> Any:
+    """The function whose code ``code`` is: a template-made wrapper, found
+    among the collector's referrers of its code (its own), so that it keeps
+    no reference to itself for the rare call that needs it."""
+    import gc
+
+    for referrer in gc.get_referrers(code):
+        if type(referrer) is types.FunctionType and referrer.__code__ is code:
+            return referrer
+    raise SystemError("posonly: a wrapper's function was not found")  # pragma: no cover
+
+
+def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
+    """A call of a wrapper whose function's defaults have changed since it
+    read them: the wrapper reads them again, and the call is made again from
+    the arguments it was given (a value that is its parameter's default
+    object counts as not given: on the first call after a change, an
+    argument passed that is the former default object itself is taken for
+    the new default).  Where the function has lost a default, every call
+    comes here, and goes to a wrapper made for the defaults as they are."""
+    if type(itself) is int:  # a template-made wrapper: what it reads
+        reads_bits, generated = itself, _calling_function(sys._getframe(1).f_code)
+    else:
+        generated = itself()
+    code = generated.__code__
+    reads = generated.__globals__.get(_READS)
+    if reads is not None:  # a generated function with globals of its own
+        source_name, seen, func_name, handler_name, around, n_prefix = reads
+        function = generated.__globals__[source_name]
+        func = generated.__globals__[func_name]
+        handler = generated.__globals__[handler_name]
+    else:
+        cells = dict(zip(code.co_freevars, generated.__closure__))
+        function = func = cells["_func"].cell_contents
+        handler = cells["_handler"].cell_contents
+        around, n_prefix = "_proceed" in cells, 0
+    positional, keywords = _given_arguments(
+        code, generated.__defaults__, generated.__kwdefaults__, frame
+    )
+    complete = _read_defaults(generated, function)
+    now = _seen_defaults(function) if complete else (_NEVER, _NEVER)
+    if reads is not None:
+        generated.__globals__[seen] = now
+    else:
+        consts = list(code.co_consts)
+        marks = _templates(
+            code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, reads_bits,
+        )[3]
+        for index, seen_now in zip(marks, now):
+            if index >= 0:
+                consts[index] = seen_now
+        generated.__code__ = code.replace(co_consts=tuple(consts))
+    if complete:
+        return generated(*positional, **keywords)
+    current = _seen_defaults(function)
+    fresh = _FRESH.get(generated)
+    if fresh is None or _defaults_changed(function, (fresh[0], fresh[1])):
+        made = wrap(func, around=handler) if around else wrap(func, before=handler)
+        fresh = (current[0], current[1], made)
+        _FRESH[generated] = fresh
+    return fresh[2](*positional[n_prefix:], **keywords)
+
+
+_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale": _stale}
+
+
 def _wrapper_of_function(
     function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
 ) -> Optional[types.FunctionType]:
@@ -331,36 +674,35 @@ def _wrapper_of_function(
     code, name, defaults = parts
     argcount = code.co_argcount
     n_kwonly = code.co_kwonlyargcount
-    wrapper, proceed, placeholders = _templates(
+    kwdefaults = function.__kwdefaults__
+    # Only a function with defaults reads them at each call: a parameter
+    # without one is required at the call, before the wrapper's code runs.
+    reads = (1 if defaults else 0) | (2 if kwdefaults and n_kwonly else 0)
+    wrapper, _, placeholders, marks = _templates(
         argcount, code.co_posonlyargcount, n_kwonly, code.co_flags & CO_VARARGS_OR_VARKEYWORDS,
-        around is not None,
+        around is not None, reads,
     )
     names = parameter_names(code, wrapper.co_nlocals)
     kwonly = names[argcount : argcount + n_kwonly]
-    renamed = dict(zip(placeholders, kwonly))
+    consts = _with_names(wrapper, dict(zip(placeholders, kwonly)))
+    if reads:
+        consts = list(consts)  # type: ignore[assignment]
+        if reads & 1:
+            consts[marks[0]] = defaults  # type: ignore[index]
+        if reads & 2:
+            consts[marks[1]] = kwdefaults  # type: ignore[index]
+        consts = tuple(consts)
     # The closure: the cells of the template's free variables, in the order
-    # the compiler gives them (by name: _func, _handler; _handler, _proceed).
+    # the compiler gives them (by name, checked in _templates).
     if around is None:
-        closure = (types.CellType(function), types.CellType(before))
+        closure: Tuple[Any, ...] = (types.CellType(function), types.CellType(before))
     else:
-        size = len(proceed.co_varnames) - 1  # type: ignore[union-attr]
-        closure = (types.CellType(around), types.CellType(types.FunctionType(
-            proceed.replace(co_consts=_with_names(proceed, renamed)),  # type: ignore[union-attr, arg-type]
-            {
-                "_func": function, "_type": type, "_tuple": tuple, "_len": len,
-                "_invalid": _invalid_values(size, name), "_missing": MISSING,
-                "_refuse": _refuse_missing,
-            },
-            "proceed",
-        )))
+        closure = (types.CellType(function), types.CellType(around), types.CellType(None))
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
-        wrapper.replace(
-            co_varnames=names, co_consts=_with_names(wrapper, renamed), co_name=code_name
-        ),
+        wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),  # type: ignore[arg-type]
         _FUNCTION_GLOBALS, code_name, defaults, closure,
     )
-    kwdefaults = function.__kwdefaults__
     if kwdefaults and n_kwonly:
         # The interpreter looks up only the keyword-only names there.
         generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
@@ -476,7 +818,8 @@ def wrap(
     values)`` gets the tuple and ``proceed``, which calls ``func`` with a
     values tuple (the same or another) and returns its result; the call
     returns what ``around`` returns.  A call that does not bind raises the
-    interpreter's own ``TypeError`` before any handler runs.  The signature
+    interpreter's own ``TypeError`` before any handler runs; a call binds
+    with the defaults ``func`` has at the call (see the module's notes).  The signature
     bound is the one ``func`` advertises, as :func:`posonly.binder` binds
     it.  A ``classmethod`` or ``staticmethod`` object gives the same kind of
     object around a wrapper of its function.
@@ -510,7 +853,7 @@ def wrap(
         bound = plan.bound
         one_first = len(call.prefix) == 1 and not call.preset
         mark = _OF_FUNCTION if not bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
-        generated = _wrapper_function(shape, func, before, around, mark)
+        generated = _wrapper_function(shape, func, before, around, mark, len(call.prefix))
         _name_generated(generated, call.layout, func)
         layout = plan.output
     functools.update_wrapper(generated, func)
@@ -537,16 +880,55 @@ def wrap(
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
+        # A method pickles as getattr(self, name), which would load as the
+        # method unwrapped: its name refuses to pickle, so the method does,
+        # as the compiled wrapper of a bound method does.
+        wrapper.__name__ = _RefusedName(wrapper.__name__)
         wrapper = types.MethodType(wrapper, call.prefix[0])
     elif bound:
         # inspect finds the function's signature through __wrapped__, and
         # with follow_wrapped=False the partial's, from the generated one's.
-        wrapper = functools.partial(wrapper, *call.prefix, **(call.preset or {}))
+        inner = wrapper
+        wrapper = functools.partial(inner, *call.prefix, **(call.preset or {}))
         wrapper.__dict__.update(generated.__dict__)
         del wrapper.__dict__["__signature__"]
         for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
             setattr(wrapper, attr, getattr(generated, attr))
+        # A partial pickles its function by reference: the function bound
+        # names no module, so the partial refuses to pickle, as the compiled
+        # wrapper of a partial does.
+        inner.__module__ = _FILENAME
     return wrapper
+
+
+class _RefusedName(str):
+    """The name of a wrapper that a pickle would load as something else."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise pickle.PicklingError(f"a posonly wrapper of a bound method ({self}) cannot be pickled")
+
+
+def _reduce_refusing_wrappers(obj: Any) -> Any:
+    """A bound method's or partial's reduction, refused for a wrapper."""
+    if _is_wrapper(obj):
+        raise pickle.PicklingError(f"{obj!r}: a posonly wrapper of a bound method or a partial "
+                                   "cannot be pickled")
+    return obj.__reduce__()
+
+
+def _name_probe() -> None:
+    """Tells whether a method pickles with its function's own name object."""
+
+
+_name_probe.__name__ = _RefusedName("probe")
+if type(types.MethodType(_name_probe, 0).__reduce__()[1][1]) is not _RefusedName:
+    # (PyPy: a method pickles with a copy of the name, and a partial its
+    # function otherwise.)  The reductions of every bound method and
+    # partial go here; those of anything but a wrapper are the usual ones.
+    copyreg.pickle(types.MethodType, _reduce_refusing_wrappers)
+    copyreg.pickle(functools.partial, _reduce_refusing_wrappers)
 
 
 _wrapper_arguments = wrapper_arguments("Wrapper")

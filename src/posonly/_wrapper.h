@@ -45,6 +45,27 @@ static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *
     return PyObject_Vectorcall(binder, args, nargsf, kwnames);
 }
 
+/* Whether the function `source` (or Py_None: no function) holds other
+   __defaults__ or __kwdefaults__ objects than `seen_defaults` and
+   `seen_kwdefaults` (Py_None for none), those the wrapper's binder read: a
+   function's defaults are replaced, never changed in place (a tuple), and
+   its keyword-only defaults are replaced as a dict.  Two pointer compares
+   on every call. */
+static inline int posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
+                                           PyObject *seen_kwdefaults) {
+    PyFunctionObject *f;
+    if (source == Py_None) return 0;
+    f = (PyFunctionObject *)source;
+    return (f->func_defaults != NULL ? f->func_defaults : Py_None) != seen_defaults
+        || (f->func_kwdefaults != NULL ? f->func_kwdefaults : Py_None) != seen_kwdefaults;
+}
+
+/* Raise `error`, an exception instance caught in a function that returns
+   NULL for an error rather than propagating it itself. */
+static inline void posonly_set_error(PyObject *error) {
+    PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+}
+
 /* A call of wrap(func, before=handler): bind the caller's arguments into the
    locals tuple (the binder raises the interpreter's error for a call that
    does not bind), hand it to the handler, drop what that returns, then call
@@ -52,8 +73,10 @@ static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *
 static PyObject *posonly_wrapper_before(PyObject *binder, PyObject *func, PyObject *handler,
                                         PyObject *const *args, size_t nargsf,
                                         PyObject *kwnames) {
-    PyObject *stack[2], *ignored;
-    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    PyObject *stack[2], *ignored, *values;
+    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
+    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    Py_DECREF(binder);
     if (values == NULL) return NULL;
     stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
     stack[1] = values;
@@ -69,14 +92,18 @@ static PyObject *posonly_wrapper_before(PyObject *binder, PyObject *func, PyObje
 static PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyObject *handler,
                                         PyObject *const *args, size_t nargsf,
                                         PyObject *kwnames) {
-    PyObject *stack[3], *result;
-    PyObject *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    PyObject *stack[3], *result, *values;
+    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
+    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    Py_DECREF(binder);
     if (values == NULL) return NULL;
+    Py_INCREF(proceed);
     stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
     stack[1] = proceed;
     stack[2] = values;
     result = posonly_vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     Py_DECREF(values);
+    Py_DECREF(proceed);
     return result;
 }
 

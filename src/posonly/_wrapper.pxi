@@ -7,6 +7,13 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
+from posonly._defaults import defaults_source
+
+cdef extern from "_wrapper.h":
+    bint posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
+                                  PyObject *seen_kwdefaults)
+    void posonly_set_error(object error)
+
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _PARSED = object()  # wrap()'s first argument to Wrapper: the rest are parsed
@@ -28,6 +35,7 @@ cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
         if around is not _NOT_GIVEN:
             return args[0], None, around
     return parser(*args, **kwargs)
+cdef int _CO_GENERATORS = _inspect_module.CO_GENERATOR | _inspect_module.CO_ASYNC_GENERATOR
 cdef object _partial = functools.partial
 cdef object _FunctionType = FunctionType
 # Before 3.12, inspect.iscoroutinefunction accepts only real functions with
@@ -98,15 +106,26 @@ cdef class Wrapper:
     Looks as :func:`functools.wraps` would make it (``__wrapped__``,
     ``__name__``, ``__qualname__``, ``__doc__``, ``__module__``, ``__dict__``),
     binds as a method on a class, is a coroutine function when the function
-    is, and pickles by reference as a function does.  ``wrapper.layout`` is
-    the :class:`Layout` of the values its handler gets.
+    is (never a generator function, as a ``functools.wraps`` def is none), and
+    pickles by reference as a function does (a wrapper of a bound method or a
+    partial raises ``pickle.PicklingError``).  Each call binds with the
+    defaults the function has then, as the interpreter does (see
+    ``posonly._wrap_py`` for the rule both implementations follow).
+    ``wrapper.layout`` is the :class:`Layout` of the values its handler gets.
     """
 
     cdef vectorcallfunc _vectorcall  # read by the interpreter on every call
     cdef object _binder
     cdef object _func
     cdef object _handler
-    cdef object _proceed  # around= only
+    cdef object _proceed  # around= only, made at the first call
+    # The function whose __defaults__ and __kwdefaults__ the binder read (None
+    # where the values' defaults come from a __signature__), and those two
+    # objects as it read them: a call that finds others remakes the binder
+    # first, so that a call binds with the defaults the function has then.
+    cdef object _source
+    cdef object _seen_defaults
+    cdef object _seen_kwdefaults
     cdef object _claimed_class  # what __class__ answers: see there
     cdef dict __dict__
     cdef object __weakref__  # as a function's
@@ -129,12 +148,13 @@ cdef class Wrapper:
         self._binder = make_binder(Binder, func)
         self._func = func
         self._handler = handler
+        self._proceed = None
+        self._source = func if _plain_code(func) != NULL else defaults_source(func)
+        _read_defaults(self)
         if around is None:
             self._vectorcall = <vectorcallfunc>_wrapper_before_vectorcall
-            self._proceed = None
         else:
             self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
-            self._proceed = Proceed(func, self._binder)
         _update_wrapper(self, func)
         attributes = getattr(self, "__dict__")
         if "__name__" not in attributes:
@@ -170,7 +190,14 @@ cdef class Wrapper:
 
     @property
     def __code__(self):
-        return self._function_attribute("__code__")
+        # The function's code, but for the generator flags: a wrapper is no
+        # generator (or async generator) function, as a functools.wraps def
+        # is none, in both implementations; it is a coroutine function when
+        # the function is one.
+        code = self._function_attribute("__code__")
+        if code.co_flags & _CO_GENERATORS:
+            return code.replace(co_flags=code.co_flags & ~_CO_GENERATORS)
+        return code
 
     @property
     def __globals__(self):
@@ -219,7 +246,13 @@ cdef class Wrapper:
 
     @property
     def _posonly_call(self):
+        _prepare(self, False)  # the defaults the function has now
         return (<Binder>self._binder)._get_plan().call()
+
+    @property
+    def _posonly_defaults_source(self):
+        # What a wrapper of this wrapper reads defaults from (see _defaults).
+        return self._source
 
     def __call__(self, *args, **kwargs):
         # What callable() and collections.abc.Callable look for; the
@@ -233,14 +266,63 @@ cdef class Wrapper:
         return f"<posonly.Wrapper of {self._func!r}>"
 
 
+cdef inline int _read_defaults(Wrapper self) except -1:
+    """Note the source's defaults objects as the binder has just read them."""
+    cdef PyFunctionObject *f
+    if self._source is None:
+        self._seen_defaults = self._seen_kwdefaults = None
+        return 0
+    f = <PyFunctionObject *>self._source
+    self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
+    self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
+    return 0
+
+
+cdef int _prepare(Wrapper self, bint around) except -1:
+    """Make the wrapper ready for a call: remake the binder where the
+    function's defaults changed since the binder read them (it reads the
+    function as it is now); make an around= wrapper's proceed at its first
+    call."""
+    if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
+                                <PyObject *>self._seen_kwdefaults):
+        binder = make_binder(Binder, self._func)
+        self._binder = binder
+        _read_defaults(self)
+    if around and self._proceed is None:
+        self._proceed = Proceed(self._func, self._binder)
+    return 0
+
+
+cdef PyObject *_prepared_call(Wrapper self, PyObject **args, size_t nargsf,
+                              PyObject *kwnames, bint around) noexcept:
+    """A call that finds the wrapper not ready (_prepare), then as any other."""
+    try:
+        _prepare(self, around)
+    except BaseException as error:
+        posonly_set_error(error)
+        return NULL
+    if not around:
+        return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
+                                      <PyObject *>self._handler, args, nargsf, kwnames)
+    return posonly_wrapper_around(<PyObject *>self._binder, <PyObject *>self._proceed,
+                                  <PyObject *>self._handler, args, nargsf, kwnames)
+
+
 cdef PyObject *_wrapper_before_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
                                           PyObject *kwnames) noexcept:
+    if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
+                                <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, False)
     return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
 
 cdef PyObject *_wrapper_around_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
                                           PyObject *kwnames) noexcept:
+    if self._proceed is None or posonly_defaults_changed(
+            <PyObject *>self._source, <PyObject *>self._seen_defaults,
+            <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, True)
     return posonly_wrapper_around(<PyObject *>self._binder, <PyObject *>self._proceed,
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
@@ -256,7 +338,8 @@ def wrap(*args, **kwargs):
     own arguments.  ``around(proceed, values)`` gets a callable and the locals
     tuple, and the call returns what it returns; ``proceed(values)`` calls
     ``func`` with a locals tuple.  A call that does not bind raises the
-    interpreter's ``TypeError`` for ``func`` before any handler runs.  Raises
+    interpreter's ``TypeError`` for ``func`` before any handler runs.  Each
+    call binds with the defaults ``func`` has at the call.  Raises
     ``TypeError`` unless exactly one handler is given, or when ``func`` or the
     handler is not callable.  A ``classmethod`` or ``staticmethod`` object
     gives the same kind of object around a wrapper of its function.

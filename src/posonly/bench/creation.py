@@ -45,7 +45,12 @@ def make_wraps_def(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def handler(values: Any) -> None:
-    """The wrappers' no-op handler."""
+    """The before= wrappers' no-op handler."""
+
+
+def around_handler(proceed: Callable[[Any], Any], values: Any) -> Any:
+    """The around= wrappers' pass-through handler."""
+    return proceed(values)
 
 
 # (column, expression making one object from ``f``, description)
@@ -53,6 +58,7 @@ COLUMNS: List[Tuple[str, str, str]] = [
     ("wraps-def", "make_wraps_def(f)", "a decorator making a functools.wraps pass-through def"),
     ("binder", "binder(f)", "posonly.binder(f)"),
     ("wrap", "wrap(f, before=handler)", "posonly.wrap(f, before=handler)"),
+    ("wrap-around", "wrap(f, around=around_handler)", "posonly.wrap(f, around=around_handler)"),
     ("layout", "from_callable(f)", "posonly.Layout.from_callable(f)"),
     ("inspect.signature", "inspect_signature(f)", "inspect.signature(f)"),
     ("posonly.signature", "posonly_signature(f)", "posonly.signature(f)"),
@@ -62,11 +68,13 @@ NAMESPACE: Dict[str, Any] = {
     "binder": posonly.binder,
     "wrap": posonly.wrap,
     "handler": handler,
+    "around_handler": around_handler,
     "from_callable": posonly.Layout.from_callable,
     "inspect_signature": inspect.signature,
     "posonly_signature": posonly.signature,
 }
-HEADS = {"wraps-def": "wraps def", "binder": "binder", "wrap": "wrap", "layout": "Layout",
+HEADS = {"wraps-def": "wraps def", "binder": "binder", "wrap": "wrap", "wrap-around": "wrap around",
+         "layout": "Layout",
          "inspect.signature": "inspect.sig", "posonly.signature": "posonly.sig", "signature speedup": "sig speedup"}
 #: Fresh functions per tracemalloc measurement.
 MEMORY_OBJECTS = 400

@@ -1,0 +1,328 @@
+"""The two implementations of ``wrap`` side by side, over every kind of
+wrapped callable and both handlers: each call, a change of defaults after
+wrapping, ``inspect.is*function`` and pickling agree between the twins, and
+with the reference: the callable itself, and a decorator that binds with
+``inspect.signature`` at the call (``functools.wraps`` for ``inspect``'s
+questions).
+
+The rule tested: a wrapper binds each call with the defaults the function has
+then (its ``__defaults__`` and ``__kwdefaults__`` objects, as they are at the
+call); ``inspect.iscoroutinefunction`` answers as for the function,
+``isgeneratorfunction`` and ``isasyncgenfunction`` as for a
+``functools.wraps`` def (False); a wrapper pickles by reference and loads as
+itself, or raises ``pickle.PicklingError``.
+"""
+
+import asyncio
+import functools
+import inspect
+import itertools
+import pickle
+import sys
+import types
+
+import pytest
+
+from conftest import IMPLEMENTATIONS, _load
+
+TWINS = [_load(name) for name in IMPLEMENTATIONS] if IMPLEMENTATIONS else []
+KINDS = [
+    "function", "method", "classmethod", "staticmethod", "bound method", "callable instance",
+    "partial", "stacked", "generator", "coroutine", "async generator",
+]
+HANDLERS = ["before", "around"]
+_serial = itertools.count()
+
+# Each kind's source: a module-level object as a decorator would leave it,
+# and how it is called.  {w} is the wrap function, {h} the handler, {u} the
+# names' own suffix.
+_SOURCE = {
+    "function": """
+def f{u}(a, b=10, *, c=1):
+    return (a, b, c)
+source = f{u}
+f{u} = {w}(f{u}, {h}=handler)
+wrapped, reference = f{u}, source
+""",
+    "method": """
+class K{u}:
+    def m(self, a, b=10, *, c=1):
+        return (a, b, c)
+    source = m
+    m = {w}(m, {h}=handler)
+source = K{u}.source
+instance = K{u}()
+wrapped, reference = instance.m, source.__get__(instance)
+first = (instance,)
+""",
+    "classmethod": """
+class K{u}:
+    def m(cls, a, b=10, *, c=1):
+        return (a, b, c)
+    source = m
+    m = {w}(classmethod(m), {h}=handler)
+source = K{u}.source
+wrapped, reference = K{u}.m, classmethod(source).__get__(None, K{u})
+first = (K{u},)
+""",
+    "staticmethod": """
+class K{u}:
+    def m(a, b=10, *, c=1):
+        return (a, b, c)
+    source = m
+    m = {w}(staticmethod(m), {h}=handler)
+source = K{u}.source
+wrapped, reference = K{u}.m, source
+""",
+    "bound method": """
+class K{u}:
+    def m(self, a, b=10, *, c=1):
+        return (a, b, c)
+source = K{u}.m
+instance = K{u}()
+w{u} = {w}(instance.m, {h}=handler)
+wrapped, reference = w{u}, instance.m
+""",
+    "callable instance": """
+class K{u}:
+    def __call__(self, a, b=10, *, c=1):
+        return (a, b, c)
+source = K{u}.__call__
+instance = K{u}()
+w{u} = {w}(instance, {h}=handler)
+wrapped, reference = w{u}, instance
+""",
+    "stacked": """
+def f{u}(a, b=10, *, c=1):
+    return (a, b, c)
+source = f{u}
+f{u} = {w}({w}(f{u}, before=lambda values: None), {h}=handler)
+wrapped, reference = f{u}, source
+""",
+    "partial": """
+def g{u}(z, a, b=10, *, c=1):
+    return (a, b, c)
+source = g{u}
+p{u} = functools.partial(g{u}, 0)
+w{u} = {w}(p{u}, {h}=handler)
+wrapped, reference = w{u}, p{u}
+""",
+    "generator": """
+def f{u}(a, b=10, *, c=1):
+    yield (a, b, c)
+source = f{u}
+f{u} = {w}(f{u}, {h}=handler)
+wrapped, reference = f{u}, source
+""",
+    "coroutine": """
+async def f{u}(a, b=10, *, c=1):
+    return (a, b, c)
+source = f{u}
+f{u} = {w}(f{u}, {h}=handler)
+wrapped, reference = f{u}, source
+""",
+    "async generator": """
+async def f{u}(a, b=10, *, c=1):
+    yield (a, b, c)
+source = f{u}
+f{u} = {w}(f{u}, {h}=handler)
+wrapped, reference = f{u}, source
+""",
+}
+
+
+class Made:
+    """One kind made with one twin and one handler: the wrapper as code
+    reaches it, the unwrapped reference, the function whose defaults the
+    call uses, and the values the handler saw."""
+
+    def __init__(self, twin, kind, handler_kind):
+        self.seen = []
+        seen = self.seen
+
+        def before(values):
+            seen.append(values)
+
+        def around(proceed, values):
+            seen.append(values)
+            return proceed(values)
+
+        handler = before if handler_kind == "before" else around
+        suffix = f"_{twin.name}_{next(_serial)}"
+        module = sys.modules[__name__]
+        namespace = {"__name__": __name__, "functools": functools, "handler": handler,
+                     twin.name + "_wrap": twin.wrap, "first": ()}
+        code = _SOURCE[kind].format(u=suffix, w=twin.name + "_wrap", h=handler_kind)
+        exec(compile(code, __file__, "exec"), namespace)
+        for name, value in namespace.items():
+            if name.endswith(suffix):  # reachable by reference, as a module's names are
+                setattr(module, name, value)
+        self.kind = kind
+        self.suffix = suffix
+        self.wrapped = namespace["wrapped"]
+        self.reference = namespace["reference"]
+        self.source = namespace["source"]
+        self.first = namespace["first"]
+        self.handler = handler
+
+
+def run(kind, callable_, *args, **kwargs):
+    """What a call gives, whatever kind of function made it: its result
+    (a generator's items, a coroutine's value) or its error."""
+    try:
+        result = callable_(*args, **kwargs)
+        if kind == "generator":
+            return "ok", list(result)
+        if kind == "coroutine":
+            return "ok", asyncio.run(result)
+        if kind == "async generator":
+            async def drain():
+                return [item async for item in result]
+
+            return "ok", asyncio.run(drain())
+        return "ok", result
+    except TypeError as error:
+        return "error", str(error)
+
+
+def expected_values(made, *args, **kwargs):
+    """The values an inspect-based decorator finds, binding at the call:
+    frame order, which is signature order here (no *args or **kwargs)."""
+    if made.first:  # a method on a class: self (or cls) is in the values
+        bound = inspect.signature(made.source).bind(*made.first, *args, **kwargs)
+    else:  # a bound method's and a partial's leave out what the call puts first
+        bound = inspect.signature(made.reference).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+CALLS = [((1,), {}), ((1, 2), {}), ((1,), {"c": 3}), ((1, 10), {}), ((1,), {"b": 10, "c": 1})]
+
+
+def observe(made):
+    """Each call's outcome and the handler's values, against the reference's."""
+    out = []
+    for args, kwargs in CALLS:
+        del made.seen[:]
+        got = run(made.kind, made.wrapped, *args, **kwargs)
+        want = run(made.kind, made.reference, *args, **kwargs)
+        if want[0] == "error":
+            if got[0] != "error":  # (messages may name self differently: compared twin to twin)
+                raise AssertionError((made.kind, args, kwargs, got, want))
+        else:
+            assert got == want, (made.kind, args, kwargs)
+            assert made.seen == [expected_values(made, *args, **kwargs)], (made.kind, args)
+        if got[0] == "error":  # each twin's function has a name of its own
+            got = ("error", got[1].replace(made.suffix, ""))
+        # each twin's method has an instance (or class) of its own
+        seen = [tuple("<first>" if v is made.first[0] else v for v in values)
+                for values in made.seen] if made.first else list(made.seen)
+        out.append((got, seen))
+    return out
+
+
+def change_defaults(made, step):
+    function = made.source
+    if step == "replaced":
+        function.__defaults__ = (20,)
+        function.__kwdefaults__ = {"c": 5}
+    elif step == "kwonly replaced":
+        function.__kwdefaults__ = {"c": 7}
+    elif step == "same objects, new tuple":
+        function.__defaults__ = tuple(function.__defaults__)
+    elif step == "b required":
+        function.__defaults__ = None
+    elif step == "restored":
+        function.__defaults__ = (10,)
+        function.__kwdefaults__ = {"c": 1}
+
+
+STEPS = ["made", "replaced", "kwonly replaced", "same objects, new tuple", "b required", "restored"]
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_twins_bind_with_the_defaults_the_function_has_at_the_call(kind, handler_kind):
+    made = [Made(twin, kind, handler_kind) for twin in TWINS]
+    for step in STEPS:
+        for one in made:
+            change_defaults(one, step)
+        seen = [observe(one) for one in made]
+        assert all(s == seen[0] for s in seen), (kind, step)
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_twins_answer_inspects_function_kinds_alike(kind, handler_kind):
+    for twin in TWINS:
+        made = Made(twin, kind, handler_kind)
+        wraps_def = functools.wraps(made.reference)(lambda *a, **k: made.reference(*a, **k))
+        w = made.wrapped
+        assert inspect.iscoroutinefunction(w) is inspect.iscoroutinefunction(made.reference)
+        assert inspect.isgeneratorfunction(w) is inspect.isgeneratorfunction(wraps_def) is False
+        assert inspect.isasyncgenfunction(w) is inspect.isasyncgenfunction(wraps_def) is False
+
+
+def pickled(made):
+    """'same' where the wrapper loads as what was dumped, with its handler
+    still running; 'refused' where dumping raised PicklingError."""
+    try:
+        data = pickle.dumps(made.wrapped)
+    except pickle.PicklingError:
+        return "refused"
+    loaded = pickle.loads(data)
+    same = loaded is made.wrapped or (
+        isinstance(loaded, types.MethodType) and isinstance(made.wrapped, types.MethodType)
+        and loaded.__func__ is made.wrapped.__func__
+    )
+    assert same, (made.kind, loaded, made.wrapped)
+    del made.seen[:]
+    run(made.kind, loaded, 1)
+    assert len(made.seen) == 1, made.kind  # the handler ran
+    return "same"
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_twins_pickle_alike_and_load_as_what_was_dumped(kind, handler_kind):
+    outcomes = {twin.name: pickled(Made(twin, kind, handler_kind)) for twin in TWINS}
+    assert len(set(outcomes.values())) == 1, outcomes
+    # A module-level function, method, class- or static method pickles by
+    # reference as a function does.
+    if kind in ("function", "method", "classmethod", "staticmethod", "stacked", "generator",
+                "coroutine", "async generator"):
+        assert set(outcomes.values()) == {"same"}
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+def test_only_the_defaults_a_function_has_are_read_again(handler_kind):
+    # A function with positional defaults only, or keyword-only ones only:
+    # replacing the ones it has is seen by both twins, as by the function.
+    outcomes = []
+    for twin in TWINS:
+        seen = []
+
+        def handler(*arguments):
+            seen.append(arguments[-1])
+            return arguments[0](arguments[-1]) if handler_kind == "around" else None
+
+        def positional(a, b=10):
+            return a, b
+
+        def keyword(a, *, c=1):
+            return a, c
+
+        p = twin.wrap(positional, **{handler_kind: handler})
+        k = twin.wrap(keyword, **{handler_kind: handler})
+        got = [p(1), k(1)]
+        positional.__defaults__ = (20,)
+        keyword.__kwdefaults__ = {"c": 5}
+        got += [p(1), k(1), p(1, 10), k(1, c=1)]
+        assert got == [(1, 10), (1, 1), (1, 20), (1, 5), (1, 10), (1, 1)]
+        assert seen == got
+        outcomes.append(got)
+    assert all(o == outcomes[0] for o in outcomes)
