@@ -1,4 +1,5 @@
-"""``mypy --strict`` and pyright on the recipes and on ``tests/typing_check.py``.
+"""``mypy --strict`` and pyright on the recipes and on ``tests/typing_check.py``,
+and ``mypy --strict`` on the package itself and the tests' helpers.
 
 The configuration is ``[tool.mypy]`` in ``pyproject.toml``: the package is
 read from ``src/``, so the types checked are the working tree's.  A file of
@@ -152,6 +153,29 @@ def test_revealed_types_have_public_names(mypy_output):
     for line, start in REVEALED.items():
         shown = revealed[line].replace("builtins.", "")  # older mypy qualifies builtins
         assert shown.startswith(start) and "._" not in shown, revealed[line]
+
+
+# The package's own code and the tests' helpers, checked on one CPython: the
+# code is the same on every one, and the releases of mypy that older
+# interpreters get word some checks differently.
+PACKAGE_CHECK_INTERPRETER = (3, 13)
+HELPERS = ["tests/conftest.py", "tests/calls.py", "tests/oracle.py"]
+
+
+def test_the_package_and_the_tests_helpers_pass_mypy_strict():
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != PACKAGE_CHECK_INTERPRETER:
+        pytest.skip("the package is type-checked on CPython 3.13")
+    if not (ROOT / "src" / "posonly").is_dir():
+        pytest.skip("no source tree here (the tests run from a wheel's copy)")
+    if not _mypy_available():
+        pytest.fail("mypy is not installed (pip install -r requirements-test.txt)")
+    env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONWARNINGS")}
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--show-error-codes",
+         "src/posonly", *HELPERS],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_typing_check_holds_at_run_time(impl, monkeypatch):

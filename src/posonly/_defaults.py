@@ -30,7 +30,7 @@ def defaults_source(func: Any) -> Optional[types.FunctionType]:
         and _is_plain_function(func.__func__)
         and not advertises(func.__func__)
     ):
-        return func.__func__  # type: ignore[no-any-return]
+        return func.__func__
     if type(func) in WRAPPER_TYPES:  # a compiled wrapper: its function's
         return func._posonly_defaults_source  # type: ignore[no-any-return]
     try:

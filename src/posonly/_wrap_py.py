@@ -117,7 +117,6 @@ _MARK = "__posonly_wrapper__"  # in a generated function's globals
 _OF_FUNCTION = object()  # the mark of a wrapper of a function
 _OF_BOUND_METHOD = object()  # the mark of a wrapper of a bound method
 _OF_PARTIAL = object()  # the mark of a wrapper of a partial
-_MARKS_COROUTINES = hasattr(inspect, "markcoroutinefunction")
 
 
 def _helper_names(layout: Layout, *bases: str) -> List[str]:
@@ -166,14 +165,14 @@ class _Shape:
         """A call of ``target`` with the values: positionals by position,
         ``*args`` spread, keyword-only by keyword, ``**kwargs`` merged."""
         output = self.output
-        value = self.expression.get if expression else (lambda name: name)
+        value = self.expression.__getitem__ if expression else (lambda name: name)
         arguments = [value(name) for name in self.positional]
         if output.varargs is not None:
             arguments.append("*" + value(output.varargs))
         arguments += [f"{name}={name}" for name in output.kwonly]
         if output.varkw is not None:
             arguments.append("**" + output.varkw)
-        return f"{target}({', '.join(arguments)})"  # type: ignore[arg-type]
+        return f"{target}({', '.join(arguments)})"
 
 
 def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
@@ -228,7 +227,7 @@ def _proceed_source(shape: _Shape, names: List[str], size_check: str) -> str:
     )
 
 
-def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[tuple], Any]:
+def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[Tuple[Any, ...]], Any]:
     """``proceed(values)``: check the tuple, unpack it, call ``target``."""
     names = _helper_names(
         layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
@@ -246,7 +245,7 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
 def _wrapper_function(
     shape: _Shape,
     func: Callable[..., Any],
-    before: Optional[Callable[[tuple], Any]],
+    before: Optional[Callable[[Tuple[Any, ...]], Any]],
     around: Optional[Callable[..., Any]],
     mark: object,
     n_prefix: int = 0,
@@ -454,7 +453,7 @@ def _templates(
         else:
             body = check + (
                 f"        _handler({shape.values(copy_varkw=True)})\n"
-                f"        return {shape.call('_func', shape.positional)}\n"
+                f"        return {shape.call('_func')}\n"
             )
         wrapper = _template_function(
             f"def make(_func, _handler, _proceed):\n"
@@ -664,7 +663,7 @@ _FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale"
 
 
 def _wrapper_of_function(
-    function: Any, before: Optional[Callable[[tuple], Any]], around: Optional[Callable[..., Any]]
+    function: Any, before: Optional[Callable[[Tuple[Any, ...]], Any]], around: Optional[Callable[..., Any]]
 ) -> Optional[types.FunctionType]:
     """_wrapper_function's function for a plain function, made from
     templates; None for anything else."""
@@ -686,12 +685,12 @@ def _wrapper_of_function(
     kwonly = names[argcount : argcount + n_kwonly]
     consts = _with_names(wrapper, dict(zip(placeholders, kwonly)))
     if reads:
-        consts = list(consts)  # type: ignore[assignment]
+        marked = list(consts)
         if reads & 1:
-            consts[marks[0]] = defaults  # type: ignore[index]
+            marked[marks[0]] = defaults
         if reads & 2:
-            consts[marks[1]] = kwdefaults  # type: ignore[index]
-        consts = tuple(consts)
+            marked[marks[1]] = kwdefaults
+        consts = tuple(marked)
     # The closure: the cells of the template's free variables, in the order
     # the compiler gives them (by name, checked in _templates).
     if around is None:
@@ -700,7 +699,7 @@ def _wrapper_of_function(
         closure = (types.CellType(function), types.CellType(around), types.CellType(None))
     code_name = name if sys.version_info < (3, 10) else function.__name__
     generated = types.FunctionType(
-        wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),  # type: ignore[arg-type]
+        wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),
         _FUNCTION_GLOBALS, code_name, defaults, closure,
     )
     if kwdefaults and n_kwonly:
@@ -723,6 +722,8 @@ class _CoroutineWrapper(_Partial):
     while calls go to the generated function."""
 
     __slots__ = ("_generated",)
+    _generated: Callable[..., Any]
+    __qualname__: str  # set by functools.update_wrapper, in the partial's __dict__
 
     def __new__(cls, coroutine_function: Callable[..., Any], generated: Callable[..., Any]) -> "_CoroutineWrapper":
         self = super().__new__(cls, coroutine_function)
@@ -738,8 +739,8 @@ class _CoroutineWrapper(_Partial):
     def __setstate__(self, state: Any) -> None:
         raise TypeError("a Wrapper cannot be changed")
 
-    def __reduce__(self) -> str:  # type: ignore[override]
-        return self.__qualname__  # type: ignore[no-any-return]  # by reference, as a function
+    def __reduce__(self) -> str:
+        return self.__qualname__  # by reference, as a function
 
     def __repr__(self) -> str:
         return f"<posonly.Wrapper {self.__qualname__} at {id(self):#x}>"
@@ -787,7 +788,7 @@ def wrap(
 
 
 @overload
-def wrap(
+def wrap(  # type: ignore[overload-overlap]
     func: "staticmethod[_P, _R]",
     *,
     before: Optional[_Before] = None,
@@ -872,8 +873,8 @@ def wrap(
             if target is not None else call.layout.to_signature()
         )
     if inspect.iscoroutinefunction(func):
-        if _MARKS_COROUTINES:
-            inspect.markcoroutinefunction(generated)  # type: ignore[attr-defined]
+        if sys.version_info >= (3, 12):  # inspect.markcoroutinefunction
+            inspect.markcoroutinefunction(generated)
         else:
             wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
@@ -938,7 +939,7 @@ class _WrapperType(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         return _is_wrapper(obj)
 
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         func, before, around = _wrapper_arguments(*args, **kwargs)
         if isinstance(func, (classmethod, staticmethod)):
             raise descriptor_refused(func)
