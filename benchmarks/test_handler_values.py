@@ -29,7 +29,7 @@ import pytest
 
 import posonly
 from posonly import Layout
-from posonly._layout import PURE_VALUE_METHODS
+from posonly._values import PURE_VALUE_METHODS
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 CALLS = 100

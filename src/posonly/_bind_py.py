@@ -20,7 +20,17 @@ import functools
 import sys
 import threading
 import types
-from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Sequence, Tuple, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Generic,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 
 from . import _errors
 from ._common import (
@@ -35,7 +45,8 @@ from ._common import (
     placeholder_layout,
     plain_function,
 )
-from ._layout import MISSING, PURE_VALUE_METHODS, ClassSignature, Layout
+from ._layout import MISSING, ClassSignature, Layout
+from ._values import PURE_VALUE_METHODS
 
 __all__ = ["Binder", "LAYOUT_METHODS"]
 

@@ -1,14 +1,14 @@
 # Layout's methods on a call's values, compiled (included by _bind.pyx).
 #
 # The twins of Layout.arguments, values, replace, key and instance as
-# _layout.py writes them in Python: the same behaviour, the same messages,
+# _values.py writes them in Python: the same behaviour, the same messages,
 # the same docstrings.  Where this module is the implementation in use, the
 # selector (posonly/__init__.py) puts them on Layout in place of the pure
 # ones (LAYOUT_METHODS).  They read the layout's slots in C, at the offsets
 # of Layout's member descriptors, and need nothing made per layout: a
 # handler's call costs a C function call and the result's allocation.
 
-from posonly._layout import PURE_VALUE_METHODS
+from posonly._values import PURE_VALUE_METHODS
 
 cdef extern from "Python.h":
     object PyDict_New()
