@@ -163,8 +163,9 @@ def test_patch_inspect_maxsize_bounds_the_plans(core):
     posonly.unpatch_inspect()
     posonly.patch_inspect(maxsize=3)
     assert core.cache_info()["maxsize"] == 3
-    with pytest.raises(ValueError):
-        core.set_maxsize(-1)
+    for bad, error in [(-1, ValueError), (1.5, TypeError), (True, TypeError), ("3", TypeError)]:
+        with pytest.raises(error):
+            core.set_maxsize(bad)
     assert core.cache_info()["maxsize"] == 3
 
 

@@ -255,6 +255,7 @@ ctypedef struct _planned:
 cdef enum:
     _SAMPLE = 8
     _MAX_PLANNED = 64  # more parameters than this are read on each bind
+    _IN_PLAN = 8  # parameters kept in the plan itself; more are allocated
 
 
 @cython.final
@@ -264,6 +265,7 @@ cdef class _Plan:
 
     cdef Py_ssize_t count
     cdef _planned *params
+    cdef _planned small[_IN_PLAN]
     cdef tuple names
     cdef object ref
     cdef Py_ssize_t slot
@@ -274,7 +276,8 @@ cdef class _Plan:
         self.slot = -1
 
     def __dealloc__(self):
-        PyMem_Free(self.params)
+        if self.params != self.small:
+            PyMem_Free(self.params)
 
     def __call__(self, ref):
         # The mapping died: so does its plan.
@@ -343,9 +346,12 @@ cdef int _make_plan(PyObject *params) except -1:
     cdef bint plannable = size <= _MAX_PLANNED
     cdef _Plan plan = _Plan.__new__(_Plan)
     if plannable:
-        plan.params = <_planned *>PyMem_Malloc((size if size else 1) * sizeof(_planned))
-        if plan.params == NULL:
-            raise MemoryError()
+        if size <= _IN_PLAN:
+            plan.params = plan.small
+        else:
+            plan.params = <_planned *>PyMem_Malloc(size * sizeof(_planned))
+            if plan.params == NULL:
+                raise MemoryError()
         names = []
         while PyDict_Next(params, &pos, &key, &value):
             if (i >= size or not _read_parameter(value, &param)
@@ -364,17 +370,20 @@ cdef int _make_plan(PyObject *params) except -1:
             plan.names = PyList_AsTuple(names)  # holds the names the array points to
             plan.count = size
         else:
-            PyMem_Free(plan.params)
+            if plan.params != plan.small:
+                PyMem_Free(plan.params)
             plan.params = NULL
     plan.ref = PyWeakref_NewRef(<object>params, plan)
     _keep(plan)
     return 0
 
 
-def set_maxsize(Py_ssize_t maxsize):
+def set_maxsize(maxsize):
     """Keep plans for at most ``maxsize`` signatures (0: none); the plans
     beyond are dropped now."""
     global _plan_maxsize
+    if not isinstance(maxsize, int) or isinstance(maxsize, bool):
+        raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
     if maxsize < 0:
         raise ValueError(f"maxsize must be at least 0, not {maxsize}")
     _plan_maxsize = maxsize
