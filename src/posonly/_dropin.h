@@ -43,6 +43,37 @@ static inline PyObject *posonly_function_dict(PyObject *func) {
     return ((PyFunctionObject *)func)->func_dict;
 }
 
+/* The plan kept for a parameters mapping (borrowed), or NULL: the callback
+   of a weak reference to the mapping, found on the mapping's own list of
+   weak references by its type (plan_type), with no lookup.  None where
+   the type keeps its weak references elsewhere (or the build has no GIL
+   to keep the list still while it is walked). */
+static inline PyObject *posonly_find_plan(PyObject *mapping, PyTypeObject *plan_type) {
+#ifdef Py_GIL_DISABLED
+    (void)mapping; (void)plan_type;
+    return NULL;
+#else
+    Py_ssize_t offset = Py_TYPE(mapping)->tp_weaklistoffset;
+    if (offset <= 0) return NULL;
+    PyWeakReference *ref = *(PyWeakReference **)((char *)mapping + offset);
+    for (; ref != NULL; ref = ref->wr_next) {
+        PyObject *callback = ref->wr_callback;
+        if (callback != NULL && Py_TYPE(callback) == plan_type) return callback;
+    }
+    return NULL;
+#endif
+}
+
+/* Whether plans can be found on a mapping of this type. */
+static inline int posonly_plans_findable(PyTypeObject *mapping_type) {
+#ifdef Py_GIL_DISABLED
+    (void)mapping_type;
+    return 0;
+#else
+    return mapping_type->tp_weaklistoffset > 0;
+#endif
+}
+
 /* A new TypeError(message), as inspect raises it: with
    __suppress_context__ set where suppress_context (inspect's `from None`,
    whose __cause__ None is the default), else as made.  A new reference,

@@ -20,6 +20,8 @@ cdef extern from "_dropin.h":
     int posonly_code_kwonlyargcount(PyObject *code)
     int posonly_code_flags(PyObject *code)
     PyObject *posonly_function_dict(PyObject *func)
+    PyObject *posonly_find_plan(PyObject *mapping, PyTypeObject *plan_type) noexcept
+    bint posonly_plans_findable(PyTypeObject *mapping_type) noexcept
     object posonly_refusal(object message, int suppress_context)
     ctypedef PyObject *(*posonly_method_core)(PyObject *self, PyObject **args, size_t nargsf,
                                                PyObject *kwnames)
@@ -46,6 +48,8 @@ cdef extern from "Python.h":
     int PyList_Append(PyObject *l, PyObject *item) except -1
     object PyList_AsTuple(object l)
     bint PyDict_Check(PyObject *o)
+    Py_ssize_t Py_REFCNT(PyObject *o)
+    object PyWeakref_NewRef(object ob, object callback)
 
 cdef object _Parameter = DIALECT.Parameter
 cdef object _BoundArguments = DIALECT.BoundArguments
@@ -222,6 +226,189 @@ cdef Py_ssize_t _read_parameters(PyObject *params, _param *out, Py_ssize_t size)
 
 cdef enum:
     _ON_STACK = 16  # parameters read into a stack array; more are allocated
+
+
+# -- plans -----------------------------------------------------------------------
+#
+# A signature bound again and again gets a *plan*: its parameters' names,
+# kinds and whether each must be given, read once into an array, so that a
+# bind walks the array instead of the parameters (see _inspect's docstring
+# for what is kept, and _dropin_py for the pure twin's plans).  One bind in
+# _SAMPLE of a signature without a plan makes one (where the pure core
+# notes the signature first: here making the plan costs what noting does).
+# The plan is the callback of a weak reference to the dict under the
+# signature's mappingproxy, made only while that dict is owned by the proxy
+# alone (so nothing else can change it), and is found on that dict's own
+# list of weak references (posonly_find_plan): no lookup, no id that a new
+# mapping could reuse.  When the dict dies, its weak reference calls the
+# plan, which leaves the ring.  The ring holds at most ``maxsize`` plans,
+# evicted by the clock (second chance); an evicted plan drops its weak
+# reference.  A plan holds names only: no signature, parameter, default or
+# function.
+
+ctypedef struct _planned:
+    PyObject *name  # held by the plan's names
+    int kind
+    bint required  # no default
+
+
+cdef enum:
+    _SAMPLE = 8
+    _MAX_PLANNED = 64  # more parameters than this are read on each bind
+    _IN_PLAN = 8  # parameters kept in the plan itself; more are allocated
+
+
+@cython.final
+cdef class _Plan:
+    """The plan of one parameters mapping; ``count`` -1 where none can be
+    made (the parameters are read on each bind)."""
+
+    cdef Py_ssize_t count
+    cdef _planned *params
+    cdef _planned small[_IN_PLAN]
+    cdef tuple names
+    cdef object ref
+    cdef Py_ssize_t slot
+    cdef bint used
+
+    def __cinit__(self):
+        self.count = -1
+        self.slot = -1
+
+    def __dealloc__(self):
+        if self.params != self.small:
+            PyMem_Free(self.params)
+
+    def __call__(self, ref):
+        # The mapping died: so does its plan.
+        _forget(self)
+
+
+cdef list _ring = []
+cdef Py_ssize_t _hand = 0
+cdef Py_ssize_t _plan_maxsize = 4096
+cdef int _tick = _SAMPLE
+cdef bint _PLANS = posonly_plans_findable(<PyTypeObject *>_PARAMETERS_DICT)
+cdef Py_ssize_t _OWNED = 1  # the reference count of a dict owned by its proxy alone
+
+
+cdef int _forget(_Plan plan) except -1:
+    """Take ``plan`` out of the ring and drop its weak reference."""
+    cdef Py_ssize_t slot = plan.slot
+    plan.slot = -1
+    plan.ref = None
+    if 0 <= slot < len(_ring) and _ring[slot] is plan:
+        _ring[slot] = None
+    return 0
+
+
+cdef int _keep(_Plan plan) except -1:
+    """Put ``plan`` in the ring, evicting by the clock when full."""
+    global _hand
+    cdef Py_ssize_t hand, size = len(_ring)
+    cdef _Plan old
+    if size < _plan_maxsize:
+        plan.slot = size
+        _ring.append(plan)
+        return 0
+    hand = _hand
+    while True:
+        if hand >= size:
+            hand = 0
+        found = _ring[hand]
+        if found is None:
+            break
+        old = <_Plan>found
+        if old.used:
+            old.used = False
+            hand += 1
+            continue
+        old.slot = -1
+        old.ref = None
+        break
+    _ring[hand] = plan
+    plan.slot = hand
+    _hand = hand + 1
+    return 0
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int _make_plan(PyObject *params) except -1:
+    """Make the plan of a parameters dict owned by its proxy alone."""
+    if not _PLANS or _plan_maxsize == 0 or Py_REFCNT(params) != _OWNED:
+        return 0
+    cdef Py_ssize_t size = PyDict_GET_SIZE(params), pos = 0, i = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef _param param
+    cdef int last = -1
+    cdef bint plannable = size <= _MAX_PLANNED
+    cdef _Plan plan = _Plan.__new__(_Plan)
+    if plannable:
+        if size <= _IN_PLAN:
+            plan.params = plan.small
+        else:
+            plan.params = <_planned *>PyMem_Malloc(size * sizeof(_planned))
+            if plan.params == NULL:
+                raise MemoryError()
+        names = []
+        while PyDict_Next(params, &pos, &key, &value):
+            if (i >= size or not _read_parameter(value, &param)
+                    or not PyUnicode_CheckExact(param.name)
+                    or param.kind < last or (param.kind == last and (
+                        param.kind == VAR_POSITIONAL or param.kind == VAR_KEYWORD))):
+                plannable = False
+                break
+            last = param.kind
+            plan.params[i].name = param.name
+            plan.params[i].kind = param.kind
+            plan.params[i].required = param.default == <PyObject *>_empty
+            PyList_Append(<PyObject *>names, param.name)
+            i += 1
+        if plannable and i == size:
+            plan.names = PyList_AsTuple(names)  # holds the names the array points to
+            plan.count = size
+        else:
+            if plan.params != plan.small:
+                PyMem_Free(plan.params)
+            plan.params = NULL
+    plan.ref = PyWeakref_NewRef(<object>params, plan)
+    _keep(plan)
+    return 0
+
+
+def set_maxsize(maxsize):
+    """Keep plans for at most ``maxsize`` signatures (0: none); the plans
+    beyond are dropped now."""
+    global _plan_maxsize
+    if not isinstance(maxsize, int) or isinstance(maxsize, bool):
+        raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
+    if maxsize < 0:
+        raise ValueError(f"maxsize must be at least 0, not {maxsize}")
+    _plan_maxsize = maxsize
+    if len(_ring) > maxsize:
+        clear_cache()
+
+
+def cache_info():
+    """What the cache holds now: entries, plans among them, notes, layouts
+    of code objects (none here), maxsize."""
+    kept = [p for p in _ring if p is not None]
+    return {"entries": len(kept), "plans": sum(1 for p in kept if (<_Plan>p).count >= 0),
+            "notes": 0, "layouts": 0, "maxsize": _plan_maxsize}
+
+
+def clear_cache():
+    """Drop every plan."""
+    global _hand
+    kept = list(_ring)
+    _ring.clear()
+    _hand = 0
+    for plan in kept:
+        if plan is not None:
+            (<_Plan>plan).slot = -1
+            (<_Plan>plan).ref = None
 
 
 # -- Signature._bind -------------------------------------------------------------
@@ -705,7 +892,20 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
     cdef PyObject *params = _parameters_dict(sig)
     if params == NULL:
         return _R_SIGNATURE_CLASS
-    arguments = _bind_direct(params, args + 1, nargs - 1, kwnames, partial)
+    global _tick
+    cdef PyObject *found = posonly_find_plan(params, <PyTypeObject *>_Plan)
+    cdef _Plan plan
+    if found != NULL and (<_Plan>found).count == PyDict_GET_SIZE(params):
+        plan = <_Plan>found
+        plan.used = True
+        arguments = _bind_planned(plan, args + 1, nargs - 1, kwnames, partial)
+    else:
+        if found == NULL:
+            _tick -= 1
+            if _tick <= 0:
+                _tick = _SAMPLE
+                _make_plan(params)
+        arguments = _bind_direct(params, args + 1, nargs - 1, kwnames, partial)
     if arguments is not None:
         return _bound_arguments(sig, arguments)
     return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
@@ -801,6 +1001,63 @@ cdef object _bind_direct(PyObject *params, PyObject **args, Py_ssize_t nargs, Py
     if matched < nkw:
         if varkw == NULL:
             return None  # an unexpected keyword
+        left = {}
+        for j in range(nkw):
+            if not taken[j]:
+                PyDict_SetItem(<PyObject *>left, PyTuple_GET_ITEM(kwnames, j), kwvalues[j])
+        PyDict_SetItem(<PyObject *>arguments, varkw, <PyObject *>left)
+    return arguments
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object _bind_planned(_Plan plan, PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                          bint partial):
+    """``_bind_direct`` from a plan: the same steps over its array."""
+    cdef Py_ssize_t index, i = 0, j, nkw = 0, matched = 0
+    cdef PyObject *varkw = NULL
+    cdef _planned *param
+    cdef char taken[_MAX_FAST_KEYWORDS]
+    cdef PyObject **kwvalues = args + nargs
+    if kwnames != NULL:
+        nkw = PyTuple_GET_SIZE(kwnames)
+        if nkw > _MAX_FAST_KEYWORDS:
+            return None
+        for j in range(nkw):
+            taken[j] = 0
+    cdef dict arguments = {}
+    for index in range(plan.count):
+        param = &plan.params[index]
+        if param.kind == VAR_POSITIONAL:
+            if i < nargs:
+                extra = _tuple_from_array(args + i, nargs - i)
+                PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
+                i = nargs
+            continue
+        if param.kind == VAR_KEYWORD:
+            varkw = param.name
+            continue
+        if param.kind <= POSITIONAL_OR_KEYWORD and i < nargs:
+            if nkw and param.kind == POSITIONAL_OR_KEYWORD:
+                if _keyword_index(kwnames, nkw, param.name) != -1:
+                    return None
+            PyDict_SetItem(<PyObject *>arguments, param.name, args[i])
+            i += 1
+            continue
+        j = _keyword_index(kwnames, nkw, param.name) if nkw else -1
+        if j >= 0:
+            if param.kind == POSITIONAL_ONLY:
+                return None
+            PyDict_SetItem(<PyObject *>arguments, param.name, kwvalues[j])
+            taken[j] = 1
+            matched += 1
+        elif j == -2 or (not partial and param.required):
+            return None
+    if i < nargs:
+        return None
+    if matched < nkw:
+        if varkw == NULL:
+            return None
         left = {}
         for j in range(nkw):
             if not taken[j]:

@@ -29,20 +29,37 @@ function, calls ``_signature_fallback``; a bind the core does not serve
 arguments.  With an observer set (``set_observer`` of either core), each
 call reports what served it (see ``_dropin_common``).
 
-What is kept per signature.  One design, with one difference where speed
-decides it.  Nothing the user made is kept alive: no signature, function,
-parameter or default, only names and counts, at most ``maxsize`` of each
-kind, each entry dropped with what it describes.  The pure core keeps, per
-signature bound again and again, a *plan* made from per-shape code (see
-``_dropin_py``), under a weak reference to the signature's parameter
-mapping, and per code object its parameters' names, with which a signature
-made afresh for every call is handed its plan.  The compiled core reads the
-parameters' slots in C on every call, in one pass that binds as it reads:
-looking a plan up would cost it more than reading (an allocation-bound
-bind: the arguments dict and the BoundArguments are most of its time), so
-it keeps nothing.  Either way a signature made afresh for every call costs
-what making and binding it costs, and answers are exact whatever changed
-since (a function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
+What is kept per signature.  One design for both cores, differing only
+where speed decides it.  Nothing the user made is kept alive: no
+signature, function, parameter or default, only names and counts, at most
+``maxsize`` of each kind, each entry dropped with what it describes.
+
+A signature bound again and again gets a *plan*: its parameters' names,
+kinds and which must be given, kept under a weak reference to the dict
+under its parameters' mappingproxy (made only while that dict is owned by
+the proxy alone, so nothing else can change it; on PyPy the pure core's is
+to the signature), which drops the plan when the dict dies; so a signature made where a dead one was never finds the
+dead one's plan.  One bind in a few (``_SAMPLE``) of a signature without a
+plan starts it, at most ``maxsize`` plans are kept, evicted by the clock
+(second chance), and ``set_maxsize``, ``cache_info`` and ``clear_cache``
+of either core bound, show and drop them.  Where the cores differ:
+
+- the compiled core makes the plan at once (an array of the names, read
+  in one pass: reading costs what noting does) and finds it on the dict's
+  own list of weak references, with no lookup; a bind walks the array,
+  binding straight from the caller's arguments.  A signature made afresh
+  for each call has its parameters read in C on its bind, which costs
+  less than any lookup would;
+- the pure core notes the signature first, and plans it on the binds after
+  (its plan is code made per shape of parameters, with the names as
+  constants: see ``_dropin_py``), keyed by the mapping's id; and, as a
+  signature made afresh for each call would never get a plan, it keeps per
+  code object its parameters' names and the plan of its latest defaults,
+  with which such a signature is handed its plan.
+
+Either way a signature made afresh for every call costs what making and
+binding it costs, and answers are exact whatever changed since (a
+function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 """
 
 from __future__ import annotations
@@ -293,9 +310,8 @@ def patch_inspect(maxsize: int = 4096) -> None:
     before the patch keeps inspect's, which calls the patched
     ``from_callable``).
     Patching again changes nothing.  ``maxsize`` bounds how many signatures
-    the pure core keeps plans for, and how many code objects it keeps the
-    parameters' names of (0: none); the compiled core keeps no
-    per-signature state, and checks ``maxsize`` only.
+    either core keeps plans for, and how many code objects the pure core
+    keeps the parameters' names of (0: none).
     """
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
         raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
