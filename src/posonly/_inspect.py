@@ -101,7 +101,7 @@ def _report(entry: str, reason: Any) -> None:
 def _pure_bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, False)
     if _pure._observer is not None:
-        _pure._observer("Signature.bind", None)
+        _pure._observer("Signature.bind", _options.bind_reason(self))
     if type(bound) is TypeError:  # the core returns inspect's error
         # Raised with the local cleared, or the traceback's frame would hold
         # the error that holds the traceback: a cycle for the collector.
@@ -120,7 +120,7 @@ def _pure_bind(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
 def _pure_bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def]
     bound = _core.bind_signature(self, args, kwargs, True)
     if _pure._observer is not None:
-        _pure._observer("Signature.bind_partial", None)
+        _pure._observer("Signature.bind_partial", _options.bind_reason(self))
     if type(bound) is TypeError:
         if bound.__context__ is None:
             raise (bound, bound := None)[0]
@@ -156,7 +156,7 @@ def _pure_inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ig
 def _pure_apply_defaults(self):  # type: ignore[no-untyped-def]
     _core.apply_defaults(self)
     if _pure._observer is not None:
-        _pure._observer("BoundArguments.apply_defaults", None)
+        _pure._observer("BoundArguments.apply_defaults", _options.bound_reason(self))
 
 
 like_inspect(_pure_bind, _INSPECT_BIND, "Signature.bind")
@@ -235,11 +235,9 @@ def _use_core(core: Any) -> None:
     apply_defaults = entries["apply_defaults"]
 
 
-bind: Any
-bind_partial: Any
-from_callable: Any
-inspect_signature: Any
-apply_defaults: Any
+# Set by _use_core (not annotated here: PyPy 3.9's compiler refuses an
+# annotated module name that a function declares global).
+bind = bind_partial = from_callable = inspect_signature = apply_defaults = None
 _use_core(_core)
 
 
