@@ -848,21 +848,6 @@ cdef inline int _add_parameter(object params, PyObject *name, int kind, PyObject
 # ``help`` and ``mock.create_autospec`` answer for it as for inspect's.
 
 cdef object _MethodType = MethodType
-cdef object _fallback_owner = None
-
-
-def use_signature_fallback(owner):
-    """Where the signature entry points find ``_signature_fallback`` (an
-    attribute of ``owner``, ``posonly._inspect``, looked up on each call: it
-    is the one function the options path replaces)."""
-    global _fallback_owner
-    _fallback_owner = owner
-
-
-cdef object _signature_fallback():
-    if _fallback_owner is None:
-        raise SystemError("posonly: no signature fallback registered")
-    return _fallback_owner._signature_fallback
 
 
 cdef dict _kwargs_dict(PyObject **values, PyObject *kwnames):
@@ -1097,11 +1082,12 @@ cdef str _ENTRY_SIGNATURE = "inspect.signature"
 cdef str _ENTRY_FROM_CALLABLE = "Signature.from_callable"
 
 
-cdef object _signature_vector(str entry, object cls, object obj, PyObject **values,
+cdef object _signature_vector(object serve, str entry, object cls, object obj, PyObject **values,
                               PyObject *kwnames):
     """A signature entry point's answer: the signature the core makes for a
     plain function called without options, else the call of
-    ``_signature_fallback(entry, cls, obj, follow_wrapped, options)``."""
+    ``serve(entry, cls, obj, follow_wrapped, options)`` (the options path,
+    ``_options.signature_fallback``)."""
     cdef Py_ssize_t i
     cdef PyObject *name
     follow_wrapped = True
@@ -1121,42 +1107,52 @@ cdef object _signature_vector(str entry, object cls, object obj, PyObject **valu
             if sig is not None:
                 return sig
         options = {}
-    return [_signature_fallback(), (entry, cls, obj, follow_wrapped, options)]
+    return [serve, (entry, cls, obj, follow_wrapped, options)]
 
 
 cdef object _core_signature(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1:
         return _R_CALL
     # inspect.signature looks its Signature class up when called.
-    return _signature_vector(_ENTRY_SIGNATURE, _inspect_module.Signature, <object>args[0],
-                             args + 1, kwnames)
+    return _signature_vector((<InspectMethod>self)._serve, _ENTRY_SIGNATURE,
+                             _inspect_module.Signature, <object>args[0], args + 1, kwnames)
 
 
 cdef object _core_from_callable(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 2:
         return _R_CALL
-    return _signature_vector(_ENTRY_FROM_CALLABLE, <object>args[0], <object>args[1], args + 2,
-                             kwnames)
+    return _signature_vector((<InspectMethod>self)._serve, _ENTRY_FROM_CALLABLE, <object>args[0],
+                             <object>args[1], args + 2, kwnames)
+
+
+cdef object _core_forward(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    # Handed whole to ``serve`` (``getfullargspec``, ``getcallargs``).
+    cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
+    return [(<InspectMethod>self)._serve, _tuple_from_array(args, nargs),
+            _kwargs_dict(args + nargs, kwnames)]
 
 
 @cython.final
 cdef class InspectMethod:
-    """InspectMethod(core, original, qualname, entry)
+    """InspectMethod(core, original, qualname, entry, serve=None)
 
     One of inspect's functions, served by the compiled drop-in: ``core``
     names what serves it (``bind``, ``bind_partial``, ``apply_defaults``,
-    ``args``, ``kwargs``, ``signature``, ``from_callable``), ``original`` is
-    inspect's function (called for what the core does not serve, and whose
-    name, documentation and attributes this one shows), ``entry`` the name
-    reported to the observer (None: not reported)."""
+    ``args``, ``kwargs``, ``signature``, ``from_callable``, or ``forward``:
+    every call handed to ``serve``), ``original`` is inspect's function
+    (called for what the core does not serve, and whose name, documentation
+    and attributes this one shows), ``entry`` the name reported to the
+    observer (None: not reported), ``serve`` what answers the calls the core
+    hands on (the options path: a compiled function, so no Python frame)."""
 
     cdef posonly_method _c  # its vectorcall pointer is read by the interpreter
     cdef object _original
     cdef object _entry
+    cdef object _serve
     cdef dict __dict__
     cdef object __weakref__
 
-    def __cinit__(self, str core not None, original, str qualname not None, entry):
+    def __cinit__(self, str core not None, original, str qualname not None, entry, serve=None):
         if core == "bind":
             self._c.core = <posonly_method_core>_core_bind
         elif core == "bind_partial":
@@ -1171,16 +1167,21 @@ cdef class InspectMethod:
             self._c.core = <posonly_method_core>_core_signature
         elif core == "from_callable":
             self._c.core = <posonly_method_core>_core_from_callable
+        elif core == "forward":
+            self._c.core = <posonly_method_core>_core_forward
         else:
             raise ValueError(f"no drop-in core {core!r}")
         if not callable(original):
             raise TypeError("original must be callable")
+        if (core == "signature" or core == "from_callable" or core == "forward") != callable(serve):
+            raise TypeError(f"serve must be callable for the core {core!r}, else None")
         if entry is not None and type(entry) is not str:
             raise TypeError("entry must be a str or None")
         self._c.vectorcall = <vectorcallfunc>posonly_method_vectorcall
         self._original = original
         self._c.original = <PyObject *>original
         self._entry = entry
+        self._serve = serve
         self._c.entry = NULL if entry is None else <PyObject *>entry
         attributes = getattr(self, "__dict__")
         attributes["__module__"] = getattr(original, "__module__", None)

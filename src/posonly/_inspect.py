@@ -65,7 +65,6 @@ function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 from __future__ import annotations
 
 import inspect
-import sys
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -86,6 +85,8 @@ _INSPECT_BIND_PARTIAL: Callable[..., Any] = inspect.Signature.bind_partial
 _INSPECT_APPLY_DEFAULTS: Callable[..., Any] = inspect.BoundArguments.apply_defaults
 _INSPECT_ARGS: Any = inspect.BoundArguments.args
 _INSPECT_KWARGS: Any = inspect.BoundArguments.kwargs
+_INSPECT_GETFULLARGSPEC: Callable[..., Any] = inspect.getfullargspec
+_INSPECT_GETCALLARGS: Callable[..., Any] = inspect.getcallargs
 
 
 def _report(entry: str, reason: Any) -> None:
@@ -169,30 +170,50 @@ _pure_inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-de
 like_inspect(_pure_apply_defaults, _INSPECT_APPLY_DEFAULTS, "BoundArguments.apply_defaults")
 
 
+def _pure_getfullargspec(func, **options):  # type: ignore[no-untyped-def]
+    return _options.getfullargspec(func, **options)
+
+
+def _pure_getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
+    return _options.getcallargs(func, *positional, **named)
+
+
+like_inspect(_pure_getfullargspec, _INSPECT_GETFULLARGSPEC, "getfullargspec")
+_pure_getfullargspec.__wrapped__ = _INSPECT_GETFULLARGSPEC  # type: ignore[attr-defined]
+like_inspect(_pure_getcallargs, _INSPECT_GETCALLARGS, "getcallargs")
+_pure_getcallargs.__wrapped__ = _INSPECT_GETCALLARGS  # type: ignore[attr-defined]
+
+
 def _entry_points(core: Any) -> Dict[str, Any]:
     """The patched entry points served by ``core``, by name: the compiled
     core's InspectMethods, else the Python functions above."""
     make = getattr(core, "InspectMethod", None)
-    if make is not None:
-        core.use_signature_fallback(sys.modules[__name__])
     if make is None:
         return {
             "signature": _pure_inspect_signature, "bind": _pure_bind,
             "bind_partial": _pure_bind_partial, "from_callable": _pure_from_callable,
             "apply_defaults": _pure_apply_defaults,
             "args": core.bound_args, "kwargs": core.bound_kwargs,
+            "getfullargspec": _pure_getfullargspec, "getcallargs": _pure_getcallargs,
         }
+    # What the core hands on is served by _options, compiled beside the core.
+    fallback = _options.signature_fallback
     return {
-        "signature": make("signature", _INSPECT_SIGNATURE, "signature", "inspect.signature"),
+        "signature": make("signature", _INSPECT_SIGNATURE, "signature", "inspect.signature",
+                          fallback),
         "bind": make("bind", _INSPECT_BIND, "Signature.bind", "Signature.bind"),
         "bind_partial": make("bind_partial", _INSPECT_BIND_PARTIAL,
                              "Signature.bind_partial", "Signature.bind_partial"),
         "from_callable": make("from_callable", _INSPECT_FROM_CALLABLE, "Signature.from_callable",
-                              "Signature.from_callable"),
+                              "Signature.from_callable", fallback),
         "apply_defaults": make("apply_defaults", _INSPECT_APPLY_DEFAULTS,
                                "BoundArguments.apply_defaults", "BoundArguments.apply_defaults"),
         "args": make("args", _INSPECT_ARGS.fget, "BoundArguments.args", None),
         "kwargs": make("kwargs", _INSPECT_KWARGS.fget, "BoundArguments.kwargs", None),
+        "getfullargspec": make("forward", _INSPECT_GETFULLARGSPEC, "getfullargspec", None,
+                               _options.getfullargspec),
+        "getcallargs": make("forward", _INSPECT_GETCALLARGS, "getcallargs", None,
+                            _options.getcallargs),
     }
 
 
@@ -291,8 +312,8 @@ def _replacements() -> List[Tuple[Any, str, Any]]:
         (bound_arguments, "args", _property_like(entries["args"], _INSPECT_ARGS)),
         (bound_arguments, "kwargs", _property_like(entries["kwargs"], _INSPECT_KWARGS)),
         (bound_arguments, "apply_defaults", entries["apply_defaults"]),
-        (inspect, "getfullargspec", _options.getfullargspec),
-        (inspect, "getcallargs", _options.getcallargs),
+        (inspect, "getfullargspec", entries["getfullargspec"]),
+        (inspect, "getcallargs", entries["getcallargs"]),
     ]
 
 

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """inspect's options, served fast: signatures made with ``eval_str``,
 ``globals``, ``locals`` and (3.14 and later) ``annotation_format``, and
 ``inspect.getfullargspec`` and ``inspect.getcallargs``.
@@ -46,7 +47,6 @@ from ._dropin_common import (
     INSPECT_FROM_CALLABLE,
     INSPECT_SIGNATURE,
     SIGNATURE_ATTRIBUTES,
-    like_inspect,
 )
 
 __all__ = ["getcallargs", "getfullargspec", "set_observer", "signature_fallback"]
@@ -367,7 +367,8 @@ def _spec_of(sig: Any, with_annotations: bool = True) -> Any:
                         annotations)
 
 
-def getfullargspec(func, **options):  # type: ignore[no-untyped-def]
+def getfullargspec(func: Any, **options: Any) -> Any:
+    """``inspect.getfullargspec(func, **options)``, the same answer."""
     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
         try:
             sig = _spec_signature(func, options)
@@ -384,7 +385,8 @@ def getfullargspec(func, **options):  # type: ignore[no-untyped-def]
     return _INSPECT_GETFULLARGSPEC(func, **options)
 
 
-def getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
+def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
+    """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
     sig = None
     kind = type(func)
     if kind is FUNCTION_TYPE or kind is _METHOD:
@@ -446,10 +448,5 @@ def getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
         inspect._missing_arguments(f_name, kwonlyargs, False, arg2value)  # type: ignore[attr-defined]
     return arg2value
 
-
-like_inspect(getfullargspec, _INSPECT_GETFULLARGSPEC, "getfullargspec")
-getfullargspec.__wrapped__ = _INSPECT_GETFULLARGSPEC  # type: ignore[attr-defined]
-like_inspect(getcallargs, _INSPECT_GETCALLARGS, "getcallargs")
-getcallargs.__wrapped__ = _INSPECT_GETCALLARGS  # type: ignore[attr-defined]
 
 assert set(FALLBACK_REASONS) >= {"option", "signature-subclass"}
