@@ -88,6 +88,7 @@ cdef extern from "_wrapper.h":
 # each store into a new tuple is "incref this pointer, store this pointer".
 cdef extern from "Python.h":
     object PyVectorcall_Call(object callable, object args, object kwargs)
+    object PyObject_Vectorcall(object callable, PyObject **args, size_t nargsf, PyObject *kwnames)
     void Py_INCREF(PyObject *o)
     void Py_DECREF(PyObject *o)
     PyObject *PyTuple_GET_ITEM(PyObject *t, Py_ssize_t i)

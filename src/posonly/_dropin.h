@@ -104,9 +104,8 @@ static inline PyObject *posonly_refusal(PyObject *message, int suppress_context)
    - an exact str, the key of FALLBACK_REASONS for why the core did not
      serve the call: inspect's `original` is then called with the very same
      arguments;
-   - an exact list [callable, args] or [callable, args, kwargs]: call that
-     instead (the options path, compiled from _options.py where the
-     extension is built, which reports for itself);
+   - an exact list [callable, args]: call that instead (the Python-level
+     fallback of the signature entry points, which reports for itself);
    - NULL with an error set (only an unexpected one: MemoryError, an error
      of the user's code).
 
@@ -183,8 +182,7 @@ static PyObject *posonly_method_vectorcall(PyObject *self, PyObject *const *args
         return PyObject_Vectorcall(m->original, args, nargsf, kwnames);
     }
     if (PyList_CheckExact(r)) {
-        PyObject *call = PyObject_Call(PyList_GET_ITEM(r, 0), PyList_GET_ITEM(r, 1),
-                                       PyList_GET_SIZE(r) > 2 ? PyList_GET_ITEM(r, 2) : NULL);
+        PyObject *call = PyObject_Call(PyList_GET_ITEM(r, 0), PyList_GET_ITEM(r, 1), NULL);
         Py_DECREF(r);
         return call;
     }

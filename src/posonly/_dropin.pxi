@@ -9,7 +9,7 @@
 
 from posonly._dropin_common import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
-    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES, UNWRAPPED_SIGNATURE_ATTRIBUTES,
 )
 
 cdef extern from "_dropin.h":
@@ -65,6 +65,7 @@ cdef bint _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
 cdef bint _POSONLY_MISSING_IN_HANDLER = DIALECT.posonly_missing_in_handler
 cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
 cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
+cdef object _UNWRAPPED_SIGNATURE_ATTRIBUTES = UNWRAPPED_SIGNATURE_ATTRIBUTES
 cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
 cdef str _RETURN = "return"
 cdef tuple _EMPTY_TUPLE = ()
@@ -742,10 +743,12 @@ cdef object _new_parameter(PyObject *name, int kind, PyObject *default, PyObject
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def function_signature(cls, func):
-    """``cls.from_callable(func)`` for a plain Python function whose
-    signature is what its code, defaults and annotations say; ``None`` for
-    anything else, and for ``cls`` other than a plain ``Signature`` class.
+def function_signature(cls, func, follow_wrapped=True):
+    """``cls.from_callable(func, follow_wrapped=follow_wrapped)`` for a plain
+    Python function whose signature is what its code, defaults and
+    annotations say (``__wrapped__`` aside where ``follow_wrapped`` is
+    ``False``); ``None`` for anything else, and for ``cls`` other than a
+    plain ``Signature`` class.
 
     The parameters are made as ``inspect._signature_from_function`` makes
     them, without ``Parameter()``'s checks: a code object's names are
@@ -753,9 +756,10 @@ def function_signature(cls, func):
     if Py_TYPE(func) != &PyFunction_Type:
         return None
     cdef PyObject *attributes = posonly_function_dict(<PyObject *>func)
-    if (attributes != NULL and PyDict_GET_SIZE(attributes)
-            and not _SIGNATURE_ATTRIBUTES.isdisjoint(<object>attributes)):
-        return None
+    if attributes != NULL and PyDict_GET_SIZE(attributes):
+        refused = _UNWRAPPED_SIGNATURE_ATTRIBUTES if follow_wrapped is False else _SIGNATURE_ATTRIBUTES
+        if not refused.isdisjoint(<object>attributes):
+            return None
     for attribute in _FUNCTION_TYPE_ATTRIBUTES:  # none on CPython
         if getattr(func, attribute, None):
             return None
@@ -1103,7 +1107,7 @@ cdef object _signature_vector(object serve, str entry, object cls, object obj, P
                 PyDict_SetItem(<PyObject *>options, name, values[i])
     if options is None:
         if Py_TYPE(obj) == &PyFunction_Type:
-            sig = function_signature(cls, obj)
+            sig = function_signature(cls, obj, follow_wrapped)
             if sig is not None:
                 return sig
         options = {}
@@ -1126,10 +1130,10 @@ cdef object _core_from_callable(object self, PyObject **args, size_t nargsf, PyO
 
 
 cdef object _core_forward(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
-    # Handed whole to ``serve`` (``getfullargspec``, ``getcallargs``).
-    cdef Py_ssize_t nargs = PyVectorcall_NARGS(nargsf)
-    return [(<InspectMethod>self)._serve, _tuple_from_array(args, nargs),
-            _kwargs_dict(args + nargs, kwnames)]
+    # The call, as it came, to ``serve`` (``getfullargspec``, ``getcallargs``:
+    # what they return is neither a str, a list nor a TypeError, so it is
+    # returned as it is).
+    return PyObject_Vectorcall((<InspectMethod>self)._serve, args, nargsf, kwnames)
 
 
 @cython.final

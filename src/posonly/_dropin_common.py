@@ -127,6 +127,9 @@ SIGNATURE_ATTRIBUTES = frozenset(
     ["__wrapped__", "__signature__", "__text_signature__", "_partialmethod",
      "__partialmethod__"]
 )
+UNWRAPPED_SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES - {"__wrapped__"}
+"""Those that matter where inspect does not unwrap (``follow_wrapped=False``,
+``getfullargspec``)."""
 FUNCTION_TYPE = types.FunctionType
 FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
     sorted(name for name in SIGNATURE_ATTRIBUTES if name in vars(FUNCTION_TYPE))

@@ -36,6 +36,7 @@ from ._dropin_common import (
     POSONLY_KEYWORD_REFUSED,
     POSONLY_KEYWORD_REQUIRED_MISSING,
     SIGNATURE_ATTRIBUTES,
+    UNWRAPPED_SIGNATURE_ATTRIBUTES,
 )
 
 __all__ = ["apply_defaults", "bind_signature", "bound_args", "bound_kwargs", "function_signature",
@@ -925,7 +926,7 @@ _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
-def function_signature(cls: type, func: Any) -> Any:
+def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
     """``cls.from_callable(func)`` for a plain Python function whose
     signature is what its code, defaults and annotations say; ``None`` for
     anything else, and for ``cls`` other than a plain ``Signature`` class.
@@ -940,9 +941,10 @@ def function_signature(cls: type, func: Any) -> Any:
     if type(func) is not FUNCTION_TYPE:
         return None
     attributes = func.__dict__
-    if (attributes or type(attributes) is not dict) and not SIGNATURE_ATTRIBUTES.isdisjoint(
-            attributes):
-        return None
+    if attributes or type(attributes) is not dict:
+        refused = UNWRAPPED_SIGNATURE_ATTRIBUTES if follow_wrapped is False else SIGNATURE_ATTRIBUTES
+        if not refused.isdisjoint(attributes):
+            return None
     for name in FUNCTION_TYPE_SIGNATURE_ATTRIBUTES:
         if getattr(func, name, None):
             return None

@@ -134,7 +134,7 @@ def _pure_bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def
 
 def _pure_from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(cls, obj)
+        sig = _core.function_signature(cls, obj, follow_wrapped)
         if sig is not None:
             if _pure._observer is not None:
                 _pure._observer("Signature.from_callable", None)
@@ -146,7 +146,7 @@ def _pure_inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ig
     # inspect.signature looks its Signature class up when called.
     cls = inspect.Signature
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(cls, obj)
+        sig = _core.function_signature(cls, obj, follow_wrapped)
         if sig is not None:
             if _pure._observer is not None:
                 _pure._observer("inspect.signature", None)
@@ -271,7 +271,7 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
     and raises what it raises.
     """
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(Signature, obj)
+        sig = _core.function_signature(Signature, obj, follow_wrapped)
         if sig is not None:
             if _core.get_observer() is not None:
                 _report("posonly.signature", None)

@@ -3055,7 +3055,7 @@ static PyObject *__pyx_pf_7posonly_8_options_8bound_reason(CYTHON_UNUSED PyObjec
 static PyObject *__pyx_pf_7posonly_8_options_10_format_code(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_value); /* proto */
 static PyObject *__pyx_pf_7posonly_8_options_12_needs_evaluation(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_func, PyObject *__pyx_v_eval_str, PyObject *__pyx_v_code, PyObject *__pyx_v_locals_); /* proto */
 static PyObject *__pyx_pf_7posonly_8_options_14_with_annotations(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_sig, PyObject *__pyx_v_annotations); /* proto */
-static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_cls, PyObject *__pyx_v_func, PyObject *__pyx_v_options); /* proto */
+static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_cls, PyObject *__pyx_v_func, PyObject *__pyx_v_follow_wrapped, PyObject *__pyx_v_options); /* proto */
 static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_entry, PyObject *__pyx_v_cls, PyObject *__pyx_v_obj, PyObject *__pyx_v_follow_wrapped, PyObject *__pyx_v_options); /* proto */
 static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_func, PyObject *__pyx_v_options); /* proto */
 static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_sig, PyObject *__pyx_v_with_annotations); /* proto */
@@ -3444,11 +3444,11 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_b_iso88591_t1G7_q_awawnA __pyx_string_tab[234]
 #define __pyx_kp_b_iso88591_1_t83_A_1_9_4wa_E_d_31_81A_E_d __pyx_string_tab[235]
 #define __pyx_kp_b_iso88591_1_t1F_4q_gQ_1_t1_4q_gQ_1_t1_u_q __pyx_string_tab[236]
-#define __pyx_kp_b_iso88591_n4Gq_q_z_1_iwfA_5_q_6_5_1_t1G7 __pyx_string_tab[237]
+#define __pyx_kp_b_iso88591_1_2_q_z_1_iwfA_5_q_6_5_1_t1G7_v __pyx_string_tab[237]
 #define __pyx_kp_b_iso88591_Q_L_q_uA_t1A_IQ_IU_L_Q_O_d_6_ax __pyx_string_tab[238]
 #define __pyx_kp_b_iso88591_MQ_y_uD_HAQ_iq_EQd_9TU_1E_5_1M __pyx_string_tab[239]
 #define __pyx_kp_b_iso88591_O_XQ_uCq_4q_1_d_4q_1_I_q_z_q_uD __pyx_string_tab[240]
-#define __pyx_kp_b_iso88591_j_2Gq_31_A_xt4q_S_1E_a_E_d_4wa __pyx_string_tab[241]
+#define __pyx_kp_b_iso88591_j_2Gq_31_A_xt4q_S_1E_6Fa_E_d_4w __pyx_string_tab[241]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_1 __pyx_number_tab[1]
 #define __pyx_int_3 __pyx_number_tab[2]
@@ -7258,9 +7258,9 @@ static PyObject *__pyx_pf_7posonly_8_options_14_with_annotations(CYTHON_UNUSED P
 /* "posonly/_options.py":236
  * 
  * 
- * def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:             # <<<<<<<<<<<<<<
- *     """``(cls.from_callable(func, **options), None)`` made here for a plain
- *     function, or ``(None, reason)`` where inspect's own code must answer.
+ * def options_signature(cls: Any, func: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
+ *                       options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
+ *     """``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),
 */
 
 /* Python wrapper */
@@ -7271,7 +7271,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_7posonly_8_options_16options_signature, "options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]\n\n``(cls.from_callable(func, **options), None)`` made here for a plain\nfunction, or ``(None, reason)`` where inspect\047s own code must answer.\nRaises what inspect raises evaluating the annotations.");
+PyDoc_STRVAR(__pyx_doc_7posonly_8_options_16options_signature, "options_signature(cls: Any, func: Any, follow_wrapped: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]\n\n``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),\nNone)`` made here for a plain\nfunction, or ``(None, reason)`` where inspect\047s own code must answer.\nRaises what inspect raises evaluating the annotations.");
 static PyMethodDef __pyx_mdef_7posonly_8_options_17options_signature = {"options_signature", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_7posonly_8_options_17options_signature, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_7posonly_8_options_16options_signature};
 static PyObject *__pyx_pw_7posonly_8_options_17options_signature(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -7282,12 +7282,13 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 ) {
   PyObject *__pyx_v_cls = 0;
   PyObject *__pyx_v_func = 0;
+  PyObject *__pyx_v_follow_wrapped = 0;
   PyObject *__pyx_v_options = 0;
   #if !CYTHON_VECTORCALL
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[3] = {0,0,0};
+  PyObject* values[4] = {0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -7303,11 +7304,15 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_cls,&__pyx_mstate_global->__pyx_n_u_func,&__pyx_mstate_global->__pyx_n_u_options,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_cls,&__pyx_mstate_global->__pyx_n_u_func,&__pyx_mstate_global->__pyx_n_u_follow_wrapped,&__pyx_mstate_global->__pyx_n_u_options,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
     if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 236, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
         if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
@@ -7325,10 +7330,10 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
       if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "options_signature", 0) < (0)) __PYX_ERR(0, 236, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("options_signature", 1, 3, 3, i); __PYX_ERR(0, 236, __pyx_L3_error) }
+      for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("options_signature", 1, 4, 4, i); __PYX_ERR(0, 236, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 3)) {
+    } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
@@ -7337,14 +7342,17 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 236, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
       if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 236, __pyx_L3_error)
+      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 236, __pyx_L3_error)
     }
     __pyx_v_cls = values[0];
     __pyx_v_func = values[1];
-    __pyx_v_options = values[2];
+    __pyx_v_follow_wrapped = values[2];
+    __pyx_v_options = values[3];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("options_signature", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 236, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("options_signature", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 236, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7355,7 +7363,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_7posonly_8_options_16options_signature(__pyx_self, __pyx_v_cls, __pyx_v_func, __pyx_v_options);
+  __pyx_r = __pyx_pf_7posonly_8_options_16options_signature(__pyx_self, __pyx_v_cls, __pyx_v_func, __pyx_v_follow_wrapped, __pyx_v_options);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -7365,7 +7373,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_cls, PyObject *__pyx_v_func, PyObject *__pyx_v_options) {
+static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_cls, PyObject *__pyx_v_func, PyObject *__pyx_v_follow_wrapped, PyObject *__pyx_v_options) {
   PyObject *__pyx_v_eval_str = NULL;
   PyObject *__pyx_v_globals_ = NULL;
   PyObject *__pyx_v_locals_ = NULL;
@@ -7394,7 +7402,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("options_signature", 0);
 
-  /* "posonly/_options.py":240
+  /* "posonly/_options.py":242
  *     function, or ``(None, reason)`` where inspect's own code must answer.
  *     Raises what inspect raises evaluating the annotations."""
  *     eval_str = False             # <<<<<<<<<<<<<<
@@ -7404,7 +7412,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   __Pyx_INCREF(Py_False);
   __pyx_v_eval_str = Py_False;
 
-  /* "posonly/_options.py":241
+  /* "posonly/_options.py":243
  *     Raises what inspect raises evaluating the annotations."""
  *     eval_str = False
  *     globals_ = locals_ = None             # <<<<<<<<<<<<<<
@@ -7416,19 +7424,19 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   __Pyx_INCREF(Py_None);
   __pyx_v_locals_ = Py_None;
 
-  /* "posonly/_options.py":242
+  /* "posonly/_options.py":244
  *     eval_str = False
  *     globals_ = locals_ = None
  *     code = _VALUE             # <<<<<<<<<<<<<<
  *     annotation_format = None
  *     for name, value in options.items():
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_VALUE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 242, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_VALUE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 244, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_code = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":243
+  /* "posonly/_options.py":245
  *     globals_ = locals_ = None
  *     code = _VALUE
  *     annotation_format = None             # <<<<<<<<<<<<<<
@@ -7438,7 +7446,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   __Pyx_INCREF(Py_None);
   __pyx_v_annotation_format = Py_None;
 
-  /* "posonly/_options.py":244
+  /* "posonly/_options.py":246
  *     code = _VALUE
  *     annotation_format = None
  *     for name, value in options.items():             # <<<<<<<<<<<<<<
@@ -7448,9 +7456,9 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   __pyx_t_2 = 0;
   if (unlikely(__pyx_v_options == Py_None)) {
     PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "items");
-    __PYX_ERR(0, 244, __pyx_L1_error)
+    __PYX_ERR(0, 246, __pyx_L1_error)
   }
-  __pyx_t_5 = __Pyx_dict_iterator(__pyx_v_options, 0, __pyx_mstate_global->__pyx_n_u_items, (&__pyx_t_3), (&__pyx_t_4)); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 244, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_dict_iterator(__pyx_v_options, 0, __pyx_mstate_global->__pyx_n_u_items, (&__pyx_t_3), (&__pyx_t_4)); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_1);
   __pyx_t_1 = __pyx_t_5;
@@ -7458,7 +7466,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   while (1) {
     __pyx_t_7 = __Pyx_dict_iter_next(__pyx_t_1, __pyx_t_3, &__pyx_t_2, &__pyx_t_5, &__pyx_t_6, NULL, __pyx_t_4);
     if (unlikely(__pyx_t_7 == 0)) break;
-    if (unlikely(__pyx_t_7 == -1)) __PYX_ERR(0, 244, __pyx_L1_error)
+    if (unlikely(__pyx_t_7 == -1)) __PYX_ERR(0, 246, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_XDECREF_SET(__pyx_v_name, __pyx_t_5);
@@ -7466,21 +7474,21 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
     __Pyx_XDECREF_SET(__pyx_v_value, __pyx_t_6);
     __pyx_t_6 = 0;
 
-    /* "posonly/_options.py":245
+    /* "posonly/_options.py":247
  *     annotation_format = None
  *     for name, value in options.items():
  *         if name not in _OPTION_NAMES:             # <<<<<<<<<<<<<<
  *             return None, "option"
  *         if name == "eval_str":
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_OPTION_NAMES); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 245, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_OPTION_NAMES); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 247, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_name, __pyx_t_6, Py_NE)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 245, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_name, __pyx_t_6, Py_NE)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 247, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     if (__pyx_t_8) {
 
 
-      /* "posonly/_options.py":246
+      /* "posonly/_options.py":248
  *     for name, value in options.items():
  *         if name not in _OPTION_NAMES:
  *             return None, "option"             # <<<<<<<<<<<<<<
@@ -7499,7 +7507,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
       goto __pyx_L0;
 
-      /* "posonly/_options.py":245
+      /* "posonly/_options.py":247
  *     annotation_format = None
  *     for name, value in options.items():
  *         if name not in _OPTION_NAMES:             # <<<<<<<<<<<<<<
@@ -7508,18 +7516,18 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
     }
 
-    /* "posonly/_options.py":247
+    /* "posonly/_options.py":249
  *         if name not in _OPTION_NAMES:
  *             return None, "option"
  *         if name == "eval_str":             # <<<<<<<<<<<<<<
  *             if type(value) is not bool:
  *                 return None, "option"
 */
-    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_eval_str, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 247, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_eval_str, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 249, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "posonly/_options.py":248
+      /* "posonly/_options.py":250
  *             return None, "option"
  *         if name == "eval_str":
  *             if type(value) is not bool:             # <<<<<<<<<<<<<<
@@ -7530,7 +7538,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       if (__pyx_t_8) {
 
 
-        /* "posonly/_options.py":249
+        /* "posonly/_options.py":251
  *         if name == "eval_str":
  *             if type(value) is not bool:
  *                 return None, "option"             # <<<<<<<<<<<<<<
@@ -7549,7 +7557,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
         goto __pyx_L0;
 
-        /* "posonly/_options.py":248
+        /* "posonly/_options.py":250
  *             return None, "option"
  *         if name == "eval_str":
  *             if type(value) is not bool:             # <<<<<<<<<<<<<<
@@ -7558,7 +7566,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
       }
 
-      /* "posonly/_options.py":250
+      /* "posonly/_options.py":252
  *             if type(value) is not bool:
  *                 return None, "option"
  *             eval_str = value             # <<<<<<<<<<<<<<
@@ -7568,7 +7576,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_value);
       __Pyx_DECREF_SET(__pyx_v_eval_str, __pyx_v_value);
 
-      /* "posonly/_options.py":247
+      /* "posonly/_options.py":249
  *         if name not in _OPTION_NAMES:
  *             return None, "option"
  *         if name == "eval_str":             # <<<<<<<<<<<<<<
@@ -7578,18 +7586,18 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       goto __pyx_L6;
     }
 
-    /* "posonly/_options.py":251
+    /* "posonly/_options.py":253
  *                 return None, "option"
  *             eval_str = value
  *         elif name == "globals":             # <<<<<<<<<<<<<<
  *             globals_ = value
  *         elif name == "locals":
 */
-    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_globals, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 251, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_globals, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 253, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "posonly/_options.py":252
+      /* "posonly/_options.py":254
  *             eval_str = value
  *         elif name == "globals":
  *             globals_ = value             # <<<<<<<<<<<<<<
@@ -7599,7 +7607,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_value);
       __Pyx_DECREF_SET(__pyx_v_globals_, __pyx_v_value);
 
-      /* "posonly/_options.py":251
+      /* "posonly/_options.py":253
  *                 return None, "option"
  *             eval_str = value
  *         elif name == "globals":             # <<<<<<<<<<<<<<
@@ -7609,18 +7617,18 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       goto __pyx_L6;
     }
 
-    /* "posonly/_options.py":253
+    /* "posonly/_options.py":255
  *         elif name == "globals":
  *             globals_ = value
  *         elif name == "locals":             # <<<<<<<<<<<<<<
  *             locals_ = value
  *         elif name == "annotation_format":
 */
-    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_locals_2, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 253, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_locals_2, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 255, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "posonly/_options.py":254
+      /* "posonly/_options.py":256
  *             globals_ = value
  *         elif name == "locals":
  *             locals_ = value             # <<<<<<<<<<<<<<
@@ -7630,7 +7638,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_value);
       __Pyx_DECREF_SET(__pyx_v_locals_, __pyx_v_value);
 
-      /* "posonly/_options.py":253
+      /* "posonly/_options.py":255
  *         elif name == "globals":
  *             globals_ = value
  *         elif name == "locals":             # <<<<<<<<<<<<<<
@@ -7640,18 +7648,18 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       goto __pyx_L6;
     }
 
-    /* "posonly/_options.py":255
+    /* "posonly/_options.py":257
  *         elif name == "locals":
  *             locals_ = value
  *         elif name == "annotation_format":             # <<<<<<<<<<<<<<
  *             code = _format_code(value)
  *             if not code:
 */
-    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_annotation_format, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 255, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_name, __pyx_mstate_global->__pyx_n_u_annotation_format, Py_EQ); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 257, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "posonly/_options.py":256
+      /* "posonly/_options.py":258
  *             locals_ = value
  *         elif name == "annotation_format":
  *             code = _format_code(value)             # <<<<<<<<<<<<<<
@@ -7659,7 +7667,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
  *                 return None, "option"
 */
       __pyx_t_5 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_format_code); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 256, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_format_code); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 258, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       __pyx_t_10 = 1;
       #if CYTHON_UNPACK_METHODS
@@ -7678,27 +7686,27 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         __pyx_t_6 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_9, __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 256, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 258, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_6);
       }
       __Pyx_DECREF_SET(__pyx_v_code, __pyx_t_6);
       __pyx_t_6 = 0;
 
-      /* "posonly/_options.py":257
+      /* "posonly/_options.py":259
  *         elif name == "annotation_format":
  *             code = _format_code(value)
  *             if not code:             # <<<<<<<<<<<<<<
  *                 return None, "option"
  *             annotation_format = value
 */
-      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_code); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 257, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_code); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 259, __pyx_L1_error)
       __pyx_t_11 = (!__pyx_t_8);
 
 
       if (__pyx_t_11) {
 
 
-        /* "posonly/_options.py":258
+        /* "posonly/_options.py":260
  *             code = _format_code(value)
  *             if not code:
  *                 return None, "option"             # <<<<<<<<<<<<<<
@@ -7717,7 +7725,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
         goto __pyx_L0;
 
-        /* "posonly/_options.py":257
+        /* "posonly/_options.py":259
  *         elif name == "annotation_format":
  *             code = _format_code(value)
  *             if not code:             # <<<<<<<<<<<<<<
@@ -7726,7 +7734,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
       }
 
-      /* "posonly/_options.py":259
+      /* "posonly/_options.py":261
  *             if not code:
  *                 return None, "option"
  *             annotation_format = value             # <<<<<<<<<<<<<<
@@ -7736,7 +7744,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_value);
       __Pyx_DECREF_SET(__pyx_v_annotation_format, __pyx_v_value);
 
-      /* "posonly/_options.py":255
+      /* "posonly/_options.py":257
  *         elif name == "locals":
  *             locals_ = value
  *         elif name == "annotation_format":             # <<<<<<<<<<<<<<
@@ -7746,11 +7754,11 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       goto __pyx_L6;
     }
 
-    /* "posonly/_options.py":261
+    /* "posonly/_options.py":263
  *             annotation_format = value
  *         else:
  *             return None, "option"             # <<<<<<<<<<<<<<
- *     sig = _core.function_signature(cls, func)
+ *     sig = _core.function_signature(cls, func, follow_wrapped)
  *     if sig is None:
 */
     /*else*/ {
@@ -7770,17 +7778,17 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":262
+  /* "posonly/_options.py":264
  *         else:
  *             return None, "option"
- *     sig = _core.function_signature(cls, func)             # <<<<<<<<<<<<<<
+ *     sig = _core.function_signature(cls, func, follow_wrapped)             # <<<<<<<<<<<<<<
  *     if sig is None:
  *         return None, None
 */
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 262, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 264, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_function_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 262, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_function_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 264, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
   __pyx_t_10 = 1;
@@ -7796,19 +7804,19 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   }
   #endif
   {
-    PyObject *__pyx_callargs[3] = {__pyx_t_6, __pyx_v_cls, __pyx_v_func};
-    __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_10, (3-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    PyObject *__pyx_callargs[4] = {__pyx_t_6, __pyx_v_cls, __pyx_v_func, __pyx_v_follow_wrapped};
+    __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_10, (4-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 262, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 264, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_sig = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":263
+  /* "posonly/_options.py":265
  *             return None, "option"
- *     sig = _core.function_signature(cls, func)
+ *     sig = _core.function_signature(cls, func, follow_wrapped)
  *     if sig is None:             # <<<<<<<<<<<<<<
  *         return None, None
  *     if _needs_evaluation(func, eval_str, code, locals_):
@@ -7817,8 +7825,8 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   if (__pyx_t_11) {
 
 
-    /* "posonly/_options.py":264
- *     sig = _core.function_signature(cls, func)
+    /* "posonly/_options.py":266
+ *     sig = _core.function_signature(cls, func, follow_wrapped)
  *     if sig is None:
  *         return None, None             # <<<<<<<<<<<<<<
  *     if _needs_evaluation(func, eval_str, code, locals_):
@@ -7835,16 +7843,16 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
     }
     goto __pyx_L0;
 
-    /* "posonly/_options.py":263
+    /* "posonly/_options.py":265
  *             return None, "option"
- *     sig = _core.function_signature(cls, func)
+ *     sig = _core.function_signature(cls, func, follow_wrapped)
  *     if sig is None:             # <<<<<<<<<<<<<<
  *         return None, None
  *     if _needs_evaluation(func, eval_str, code, locals_):
 */
   }
 
-  /* "posonly/_options.py":265
+  /* "posonly/_options.py":267
  *     if sig is None:
  *         return None, None
  *     if _needs_evaluation(func, eval_str, code, locals_):             # <<<<<<<<<<<<<<
@@ -7852,7 +7860,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
  *         if annotation_format is None:
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_needs_evaluation); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 265, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_needs_evaluation); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 267, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __pyx_t_10 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -7871,33 +7879,33 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_10, (5-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 265, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 267, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 265, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 267, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_11) {
 
 
-    /* "posonly/_options.py":266
+    /* "posonly/_options.py":268
  *         return None, None
  *     if _needs_evaluation(func, eval_str, code, locals_):
  *         get_annotations = inspect.__dict__["get_annotations"]             # <<<<<<<<<<<<<<
  *         if annotation_format is None:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 266, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_dict); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 266, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_dict); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 268, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_1 = __Pyx_PyObject_Dict_GetItem(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_get_annotations); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 266, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_Dict_GetItem(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_get_annotations); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_v_get_annotations = __pyx_t_1;
     __pyx_t_1 = 0;
 
-    /* "posonly/_options.py":267
+    /* "posonly/_options.py":269
  *     if _needs_evaluation(func, eval_str, code, locals_):
  *         get_annotations = inspect.__dict__["get_annotations"]
  *         if annotation_format is None:             # <<<<<<<<<<<<<<
@@ -7908,7 +7916,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
     if (__pyx_t_11) {
 
 
-      /* "posonly/_options.py":268
+      /* "posonly/_options.py":270
  *         get_annotations = inspect.__dict__["get_annotations"]
  *         if annotation_format is None:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -7919,7 +7927,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_get_annotations);
       __pyx_t_5 = __pyx_v_get_annotations; 
 
-      /* "posonly/_options.py":269
+      /* "posonly/_options.py":271
  *         if annotation_format is None:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,
  *                                           eval_str=eval_str)             # <<<<<<<<<<<<<<
@@ -7928,7 +7936,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
       #if CYTHON_VECTORCALL
 
-      /* "posonly/_options.py":268
+      /* "posonly/_options.py":270
  *         get_annotations = inspect.__dict__["get_annotations"]
  *         if annotation_format is None:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -7952,13 +7960,13 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         PyObject *__pyx_callargs[5] = {__pyx_t_6, __pyx_v_func, __pyx_v_globals_, __pyx_v_locals_, __pyx_v_eval_str};
         #if CYTHON_VECTORCALL
         __pyx_t_9 = __pyx_mstate_global->__pyx_tuple[2];
-        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 268, __pyx_L1_error)
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 270, __pyx_L1_error)
         __Pyx_INCREF(__pyx_t_9);
         #else
         {
           PyObject *__pyx_temp[3] = {__pyx_mstate_global->__pyx_n_u_globals, __pyx_mstate_global->__pyx_n_u_locals_2, __pyx_mstate_global->__pyx_n_u_eval_str};
           __pyx_t_9 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 3);
-          if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 268, __pyx_L1_error)
+          if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 270, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_9);
         }
         #endif
@@ -7968,13 +7976,13 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         #endif
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 270, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_1);
       }
       __pyx_v_annotations = __pyx_t_1;
       __pyx_t_1 = 0;
 
-      /* "posonly/_options.py":267
+      /* "posonly/_options.py":269
  *     if _needs_evaluation(func, eval_str, code, locals_):
  *         get_annotations = inspect.__dict__["get_annotations"]
  *         if annotation_format is None:             # <<<<<<<<<<<<<<
@@ -7984,7 +7992,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       goto __pyx_L11;
     }
 
-    /* "posonly/_options.py":271
+    /* "posonly/_options.py":273
  *                                           eval_str=eval_str)
  *         else:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -7996,7 +8004,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __Pyx_INCREF(__pyx_v_get_annotations);
       __pyx_t_9 = __pyx_v_get_annotations; 
 
-      /* "posonly/_options.py":272
+      /* "posonly/_options.py":274
  *         else:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,
  *                                           eval_str=eval_str, format=annotation_format)             # <<<<<<<<<<<<<<
@@ -8005,7 +8013,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
       #if CYTHON_VECTORCALL
 
-      /* "posonly/_options.py":271
+      /* "posonly/_options.py":273
  *                                           eval_str=eval_str)
  *         else:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -8029,13 +8037,13 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         PyObject *__pyx_callargs[6] = {__pyx_t_5, __pyx_v_func, __pyx_v_globals_, __pyx_v_locals_, __pyx_v_eval_str, __pyx_v_annotation_format};
         #if CYTHON_VECTORCALL
         __pyx_t_6 = __pyx_mstate_global->__pyx_tuple[3];
-        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 271, __pyx_L1_error)
+        if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 273, __pyx_L1_error)
         __Pyx_INCREF(__pyx_t_6);
         #else
         {
           PyObject *__pyx_temp[4] = {__pyx_mstate_global->__pyx_n_u_globals, __pyx_mstate_global->__pyx_n_u_locals_2, __pyx_mstate_global->__pyx_n_u_eval_str, __pyx_mstate_global->__pyx_n_u_format};
           __pyx_t_6 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 4);
-          if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 271, __pyx_L1_error)
+          if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 273, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_6);
         }
         #endif
@@ -8045,7 +8053,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
         #endif
         __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 271, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 273, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_1);
       }
       __pyx_v_annotations = __pyx_t_1;
@@ -8053,7 +8061,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
     }
     __pyx_L11:;
 
-    /* "posonly/_options.py":273
+    /* "posonly/_options.py":275
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,
  *                                           eval_str=eval_str, format=annotation_format)
  *         sig = _with_annotations(sig, annotations)             # <<<<<<<<<<<<<<
@@ -8061,7 +8069,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
  * 
 */
     __pyx_t_9 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_with_annotations); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 273, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_with_annotations); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 275, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_10 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -8080,13 +8088,13 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_10, (3-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 273, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 275, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_DECREF_SET(__pyx_v_sig, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "posonly/_options.py":265
+    /* "posonly/_options.py":267
  *     if sig is None:
  *         return None, None
  *     if _needs_evaluation(func, eval_str, code, locals_):             # <<<<<<<<<<<<<<
@@ -8095,21 +8103,21 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
 */
   }
 
-  /* "posonly/_options.py":274
+  /* "posonly/_options.py":276
  *                                           eval_str=eval_str, format=annotation_format)
  *         sig = _with_annotations(sig, annotations)
  *     return sig, None             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 274, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 276, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_sig);
   __Pyx_GIVEREF(__pyx_v_sig);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sig) != (0)) __PYX_ERR(0, 274, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sig) != (0)) __PYX_ERR(0, 276, __pyx_L1_error);
   __Pyx_INCREF(Py_None);
   __Pyx_GIVEREF(Py_None);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, Py_None) != (0)) __PYX_ERR(0, 274, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, Py_None) != (0)) __PYX_ERR(0, 276, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -8124,9 +8132,9 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   /* "posonly/_options.py":236
  * 
  * 
- * def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:             # <<<<<<<<<<<<<<
- *     """``(cls.from_callable(func, **options), None)`` made here for a plain
- *     function, or ``(None, reason)`` where inspect's own code must answer.
+ * def options_signature(cls: Any, func: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
+ *                       options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
+ *     """``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),
 */
 
   /* function exit code */
@@ -8153,7 +8161,7 @@ static PyObject *__pyx_pf_7posonly_8_options_16options_signature(CYTHON_UNUSED P
   return __pyx_r;
 }
 
-/* "posonly/_options.py":277
+/* "posonly/_options.py":279
  * 
  * 
  * def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
@@ -8205,50 +8213,50 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_entry,&__pyx_mstate_global->__pyx_n_u_cls,&__pyx_mstate_global->__pyx_n_u_obj,&__pyx_mstate_global->__pyx_n_u_follow_wrapped,&__pyx_mstate_global->__pyx_n_u_options,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 277, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 279, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "signature_fallback", 0) < (0)) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "signature_fallback", 0) < (0)) __PYX_ERR(0, 279, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 5; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("signature_fallback", 1, 5, 5, i); __PYX_ERR(0, 277, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("signature_fallback", 1, 5, 5, i); __PYX_ERR(0, 279, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 5)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 279, __pyx_L3_error)
     }
     __pyx_v_entry = values[0];
     __pyx_v_cls = values[1];
@@ -8258,7 +8266,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("signature_fallback", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 277, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("signature_fallback", 1, 5, 5, __pyx_nargs); __PYX_ERR(0, 279, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -8306,7 +8314,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("signature_fallback", 0);
 
-  /* "posonly/_options.py":288
+  /* "posonly/_options.py":290
  *     object's own ``__signature__`` is made one).  Without options the core
  *     has already been asked."""
  *     reason: Optional[str] = None             # <<<<<<<<<<<<<<
@@ -8316,14 +8324,14 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   __Pyx_INCREF(Py_None);
   __pyx_v_reason = Py_None;
 
-  /* "posonly/_options.py":289
+  /* "posonly/_options.py":291
  *     has already been asked."""
  *     reason: Optional[str] = None
  *     if options and type(obj) is FUNCTION_TYPE:             # <<<<<<<<<<<<<<
  *         try:
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
 */
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 289, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 291, __pyx_L1_error)
   if (__pyx_t_2) {
 
   } else {
@@ -8332,7 +8340,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 
     goto __pyx_L4_bool_binop_done;
   }
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 289, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 291, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_2 = (((PyObject *)Py_TYPE(__pyx_v_obj)) == __pyx_t_3);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -8343,11 +8351,11 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":290
+    /* "posonly/_options.py":292
  *     reason: Optional[str] = None
  *     if options and type(obj) is FUNCTION_TYPE:
  *         try:             # <<<<<<<<<<<<<<
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
  *         except BaseException:
 */
     {
@@ -8359,15 +8367,15 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __Pyx_XGOTREF(__pyx_t_6);
       /*try:*/ {
 
-        /* "posonly/_options.py":291
+        /* "posonly/_options.py":293
  *     if options and type(obj) is FUNCTION_TYPE:
  *         try:
- *             sig, reason = options_signature(cls, obj, options)             # <<<<<<<<<<<<<<
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)             # <<<<<<<<<<<<<<
  *         except BaseException:
  *             # inspect's own error, evaluating the annotations: served so.
 */
         __pyx_t_7 = NULL;
-        __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_options_signature); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L6_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_options_signature); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 293, __pyx_L6_error)
         __Pyx_GOTREF(__pyx_t_8);
         __pyx_t_9 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -8382,11 +8390,11 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
         }
         #endif
         {
-          PyObject *__pyx_callargs[4] = {__pyx_t_7, __pyx_v_cls, __pyx_v_obj, __pyx_v_options};
-          __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_9, (4-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+          PyObject *__pyx_callargs[5] = {__pyx_t_7, __pyx_v_cls, __pyx_v_obj, __pyx_v_follow_wrapped, __pyx_v_options};
+          __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_9, (5-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
           __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 291, __pyx_L6_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 293, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         if ((likely(PyTuple_CheckExact(__pyx_t_3))) || (PyList_CheckExact(__pyx_t_3))) {
@@ -8395,7 +8403,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
           if (unlikely(size != 2)) {
             if (size > 2) __Pyx_RaiseTooManyValuesError(2);
             else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-            __PYX_ERR(0, 291, __pyx_L6_error)
+            __PYX_ERR(0, 293, __pyx_L6_error)
           }
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
           if (likely(PyTuple_CheckExact(sequence))) {
@@ -8405,22 +8413,22 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
             __Pyx_INCREF(__pyx_t_7);
           } else {
             __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-            if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L6_error)
+            if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 293, __pyx_L6_error)
             __Pyx_XGOTREF(__pyx_t_8);
             __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-            if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 291, __pyx_L6_error)
+            if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 293, __pyx_L6_error)
             __Pyx_XGOTREF(__pyx_t_7);
           }
           #else
-          __pyx_t_8 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L6_error)
+          __pyx_t_8 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 293, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_8);
-          __pyx_t_7 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 291, __pyx_L6_error)
+          __pyx_t_7 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 293, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_7);
           #endif
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         } else {
           Py_ssize_t index = -1;
-          __pyx_t_10 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 291, __pyx_L6_error)
+          __pyx_t_10 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 293, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_10);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
           __pyx_t_11 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_10);
@@ -8428,7 +8436,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
           __Pyx_GOTREF(__pyx_t_8);
           index = 1; __pyx_t_7 = __pyx_t_11(__pyx_t_10); if (unlikely(!__pyx_t_7)) goto __pyx_L12_unpacking_failed;
           __Pyx_GOTREF(__pyx_t_7);
-          if (__Pyx_IternextUnpackEndCheck(__pyx_t_11(__pyx_t_10), 2) < (0)) __PYX_ERR(0, 291, __pyx_L6_error)
+          if (__Pyx_IternextUnpackEndCheck(__pyx_t_11(__pyx_t_10), 2) < (0)) __PYX_ERR(0, 293, __pyx_L6_error)
           __pyx_t_11 = NULL;
           __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
           goto __pyx_L13_unpacking_done;
@@ -8436,7 +8444,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
           __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
           __pyx_t_11 = NULL;
           if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-          __PYX_ERR(0, 291, __pyx_L6_error)
+          __PYX_ERR(0, 293, __pyx_L6_error)
           __pyx_L13_unpacking_done:;
         }
         __pyx_v_sig = __pyx_t_8;
@@ -8444,11 +8452,11 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
         __Pyx_DECREF_SET(__pyx_v_reason, __pyx_t_7);
         __pyx_t_7 = 0;
 
-        /* "posonly/_options.py":290
+        /* "posonly/_options.py":292
  *     reason: Optional[str] = None
  *     if options and type(obj) is FUNCTION_TYPE:
  *         try:             # <<<<<<<<<<<<<<
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
  *         except BaseException:
 */
       }
@@ -8462,9 +8470,9 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-      /* "posonly/_options.py":292
+      /* "posonly/_options.py":294
  *         try:
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
  *         except BaseException:             # <<<<<<<<<<<<<<
  *             # inspect's own error, evaluating the annotations: served so.
  *             if (observer := _core.get_observer()) is not None:
@@ -8472,12 +8480,12 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __pyx_t_12 = __Pyx_PyErr_ExceptionMatches(((PyObject *)(((PyTypeObject*)PyExc_BaseException))));
       if (__pyx_t_12) {
         __Pyx_AddTraceback("posonly._options.signature_fallback", __pyx_clineno, __pyx_lineno, __pyx_filename);
-        if (__Pyx_GetException(&__pyx_t_3, &__pyx_t_7, &__pyx_t_8) < 0) __PYX_ERR(0, 292, __pyx_L8_except_error)
+        if (__Pyx_GetException(&__pyx_t_3, &__pyx_t_7, &__pyx_t_8) < 0) __PYX_ERR(0, 294, __pyx_L8_except_error)
         __Pyx_XGOTREF(__pyx_t_3);
         __Pyx_XGOTREF(__pyx_t_7);
         __Pyx_XGOTREF(__pyx_t_8);
 
-        /* "posonly/_options.py":294
+        /* "posonly/_options.py":296
  *         except BaseException:
  *             # inspect's own error, evaluating the annotations: served so.
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8485,9 +8493,9 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
  *             raise
 */
         __pyx_t_13 = NULL;
-        __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 294, __pyx_L8_except_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 296, __pyx_L8_except_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_15 = __Pyx_PyObject_GetAttrStr(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 294, __pyx_L8_except_error)
+        __pyx_t_15 = __Pyx_PyObject_GetAttrStr(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 296, __pyx_L8_except_error)
         __Pyx_GOTREF(__pyx_t_15);
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
         __pyx_t_9 = 1;
@@ -8507,7 +8515,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
           __pyx_t_10 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_15, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
           __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-          if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 294, __pyx_L8_except_error)
+          if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 296, __pyx_L8_except_error)
           __Pyx_GOTREF(__pyx_t_10);
         }
         __Pyx_INCREF(__pyx_t_10);
@@ -8517,7 +8525,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
         if (__pyx_t_1) {
 
 
-          /* "posonly/_options.py":295
+          /* "posonly/_options.py":297
  *             # inspect's own error, evaluating the annotations: served so.
  *             if (observer := _core.get_observer()) is not None:
  *                 observer(entry, None)             # <<<<<<<<<<<<<<
@@ -8544,12 +8552,12 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
             __pyx_t_10 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_13, __pyx_callargs+__pyx_t_9, (3-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_15); __pyx_t_15 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 295, __pyx_L8_except_error)
+            if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 297, __pyx_L8_except_error)
             __Pyx_GOTREF(__pyx_t_10);
           }
           __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
 
-          /* "posonly/_options.py":294
+          /* "posonly/_options.py":296
  *         except BaseException:
  *             # inspect's own error, evaluating the annotations: served so.
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8558,7 +8566,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
         }
 
-        /* "posonly/_options.py":296
+        /* "posonly/_options.py":298
  *             if (observer := _core.get_observer()) is not None:
  *                 observer(entry, None)
  *             raise             # <<<<<<<<<<<<<<
@@ -8570,15 +8578,15 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
         __Pyx_XGIVEREF(__pyx_t_8);
         __Pyx_ErrRestoreWithState(__pyx_t_3, __pyx_t_7, __pyx_t_8);
         __pyx_t_3 = 0;  __pyx_t_7 = 0;  __pyx_t_8 = 0; 
-        __PYX_ERR(0, 296, __pyx_L8_except_error)
+        __PYX_ERR(0, 298, __pyx_L8_except_error)
       }
       goto __pyx_L8_except_error;
 
-      /* "posonly/_options.py":290
+      /* "posonly/_options.py":292
  *     reason: Optional[str] = None
  *     if options and type(obj) is FUNCTION_TYPE:
  *         try:             # <<<<<<<<<<<<<<
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
  *         except BaseException:
 */
       __pyx_L8_except_error:;
@@ -8590,7 +8598,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __pyx_L11_try_end:;
     }
 
-    /* "posonly/_options.py":297
+    /* "posonly/_options.py":299
  *                 observer(entry, None)
  *             raise
  *         if sig is not None:             # <<<<<<<<<<<<<<
@@ -8601,7 +8609,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     if (__pyx_t_1) {
 
 
-      /* "posonly/_options.py":298
+      /* "posonly/_options.py":300
  *             raise
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8609,9 +8617,9 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
  *             return sig
 */
       __pyx_t_7 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 298, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 300, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
-      __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 298, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 300, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       __pyx_t_9 = 1;
@@ -8631,7 +8639,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
         __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_10, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 298, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 300, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
       }
       __Pyx_INCREF(__pyx_t_8);
@@ -8641,7 +8649,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       if (__pyx_t_1) {
 
 
-        /* "posonly/_options.py":299
+        /* "posonly/_options.py":301
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:
  *                 observer(entry, None)             # <<<<<<<<<<<<<<
@@ -8668,12 +8676,12 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
           __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_9, (3-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
           __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-          if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 299, __pyx_L1_error)
+          if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 301, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_8);
         }
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "posonly/_options.py":298
+        /* "posonly/_options.py":300
  *             raise
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8682,7 +8690,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
       }
 
-      /* "posonly/_options.py":300
+      /* "posonly/_options.py":302
  *             if (observer := _core.get_observer()) is not None:
  *                 observer(entry, None)
  *             return sig             # <<<<<<<<<<<<<<
@@ -8700,7 +8708,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       }
       goto __pyx_L0;
 
-      /* "posonly/_options.py":297
+      /* "posonly/_options.py":299
  *                 observer(entry, None)
  *             raise
  *         if sig is not None:             # <<<<<<<<<<<<<<
@@ -8709,16 +8717,16 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
     }
 
-    /* "posonly/_options.py":289
+    /* "posonly/_options.py":291
  *     has already been asked."""
  *     reason: Optional[str] = None
  *     if options and type(obj) is FUNCTION_TYPE:             # <<<<<<<<<<<<<<
  *         try:
- *             sig, reason = options_signature(cls, obj, options)
+ *             sig, reason = options_signature(cls, obj, follow_wrapped, options)
 */
   }
 
-  /* "posonly/_options.py":301
+  /* "posonly/_options.py":303
  *                 observer(entry, None)
  *             return sig
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8726,9 +8734,9 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
  *     if entry == "inspect.signature" and options and not _OPTION_NAMES.issuperset(options):
 */
   __pyx_t_7 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 301, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 303, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 301, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 303, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
   __pyx_t_9 = 1;
@@ -8748,7 +8756,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 301, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 303, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   __Pyx_INCREF(__pyx_t_8);
@@ -8758,7 +8766,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":302
+    /* "posonly/_options.py":304
  *             return sig
  *     if (observer := _core.get_observer()) is not None:
  *         observer(entry, reason or why_not(cls, obj))             # <<<<<<<<<<<<<<
@@ -8768,7 +8776,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __pyx_t_3 = NULL;
     __Pyx_INCREF(__pyx_v_observer);
     __pyx_t_7 = __pyx_v_observer; 
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_reason); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 302, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_reason); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 304, __pyx_L1_error)
     if (!__pyx_t_1) {
     } else {
       __Pyx_INCREF(__pyx_v_reason);
@@ -8776,7 +8784,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       goto __pyx_L20_bool_binop_done;
     }
     __pyx_t_15 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 302, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
     __pyx_t_9 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -8795,7 +8803,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __pyx_t_13 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_14, __pyx_callargs+__pyx_t_9, (3-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_15); __pyx_t_15 = 0;
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 302, __pyx_L1_error)
+      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 304, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
     }
     __Pyx_INCREF(__pyx_t_13);
@@ -8820,12 +8828,12 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 302, __pyx_L1_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 304, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
     }
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":301
+    /* "posonly/_options.py":303
  *                 observer(entry, None)
  *             return sig
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -8834,14 +8842,14 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
   }
 
-  /* "posonly/_options.py":303
+  /* "posonly/_options.py":305
  *     if (observer := _core.get_observer()) is not None:
  *         observer(entry, reason or why_not(cls, obj))
  *     if entry == "inspect.signature" and options and not _OPTION_NAMES.issuperset(options):             # <<<<<<<<<<<<<<
  *         # inspect.signature's own error for an option it does not take.
  *         return INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)
 */
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_entry, __pyx_mstate_global->__pyx_kp_u_inspect_signature, Py_EQ); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 303, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_entry, __pyx_mstate_global->__pyx_kp_u_inspect_signature, Py_EQ); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 305, __pyx_L1_error)
   if (__pyx_t_2) {
 
   } else {
@@ -8850,7 +8858,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 
     goto __pyx_L23_bool_binop_done;
   }
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 303, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 305, __pyx_L1_error)
   if (__pyx_t_2) {
 
   } else {
@@ -8860,9 +8868,9 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     goto __pyx_L23_bool_binop_done;
   }
   __pyx_t_7 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_OPTION_NAMES); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 303, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_OPTION_NAMES); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 303, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
   __pyx_t_9 = 1;
@@ -8882,10 +8890,10 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_9, (2-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 303, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 305, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_8); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 303, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_8); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 305, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __pyx_t_16 = (!__pyx_t_2);
 
@@ -8897,7 +8905,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":305
+    /* "posonly/_options.py":307
  *     if entry == "inspect.signature" and options and not _OPTION_NAMES.issuperset(options):
  *         # inspect.signature's own error for an option it does not take.
  *         return INSPECT_SIGNATURE(obj, follow_wrapped=follow_wrapped, **options)             # <<<<<<<<<<<<<<
@@ -8905,18 +8913,18 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
  *     # lest the patched one be asked (and report) again.
 */
     __pyx_t_3 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_INSPECT_SIGNATURE); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 305, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_INSPECT_SIGNATURE); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
-    __pyx_t_13 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 305, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    if (PyDict_SetItem(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_v_follow_wrapped) < (0)) __PYX_ERR(0, 305, __pyx_L1_error)
+    if (PyDict_SetItem(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_v_follow_wrapped) < (0)) __PYX_ERR(0, 307, __pyx_L1_error)
     __pyx_t_10 = __pyx_t_13;
     __pyx_t_13 = 0;
     if (unlikely(__pyx_v_options == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "argument after ** must be a mapping, not NoneType");
-      __PYX_ERR(0, 305, __pyx_L1_error)
+      __PYX_ERR(0, 307, __pyx_L1_error)
     }
-    if (__Pyx_MergeKeywords(__pyx_t_10, __pyx_v_options) < (0)) __PYX_ERR(0, 305, __pyx_L1_error)
+    if (__Pyx_MergeKeywords(__pyx_t_10, __pyx_v_options) < (0)) __PYX_ERR(0, 307, __pyx_L1_error)
     __pyx_t_9 = 1;
     #if CYTHON_UNPACK_METHODS
     if (unlikely(PyMethod_Check(__pyx_t_7))) {
@@ -8935,7 +8943,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 305, __pyx_L1_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 307, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
     }
     {
@@ -8949,7 +8957,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __pyx_t_8 = 0;
     goto __pyx_L0;
 
-    /* "posonly/_options.py":303
+    /* "posonly/_options.py":305
  *     if (observer := _core.get_observer()) is not None:
  *         observer(entry, reason or why_not(cls, obj))
  *     if entry == "inspect.signature" and options and not _OPTION_NAMES.issuperset(options):             # <<<<<<<<<<<<<<
@@ -8958,7 +8966,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
   }
 
-  /* "posonly/_options.py":308
+  /* "posonly/_options.py":310
  *     # inspect.signature calls Signature.from_callable; called here directly,
  *     # lest the patched one be asked (and report) again.
  *     sig = INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)             # <<<<<<<<<<<<<<
@@ -8966,18 +8974,18 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
  *         # An object's own __signature__ is returned by inspect as it is.
 */
   __pyx_t_7 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_INSPECT_FROM_CALLABLE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_INSPECT_FROM_CALLABLE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 310, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_13 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 308, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 310, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  if (PyDict_SetItem(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_v_follow_wrapped) < (0)) __PYX_ERR(0, 308, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_v_follow_wrapped) < (0)) __PYX_ERR(0, 310, __pyx_L1_error)
   __pyx_t_3 = __pyx_t_13;
   __pyx_t_13 = 0;
   if (unlikely(__pyx_v_options == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "argument after ** must be a mapping, not NoneType");
-    __PYX_ERR(0, 308, __pyx_L1_error)
+    __PYX_ERR(0, 310, __pyx_L1_error)
   }
-  if (__Pyx_MergeKeywords(__pyx_t_3, __pyx_v_options) < (0)) __PYX_ERR(0, 308, __pyx_L1_error)
+  if (__Pyx_MergeKeywords(__pyx_t_3, __pyx_v_options) < (0)) __PYX_ERR(0, 310, __pyx_L1_error)
   __pyx_t_9 = 1;
   #if CYTHON_UNPACK_METHODS
   if (unlikely(PyMethod_Check(__pyx_t_10))) {
@@ -8996,20 +9004,20 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 308, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 310, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   __Pyx_XDECREF_SET(__pyx_v_sig, __pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":309
+  /* "posonly/_options.py":311
  *     # lest the patched one be asked (and report) again.
  *     sig = INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
  *     if entry == "posonly.signature" and not isinstance(sig, cls):             # <<<<<<<<<<<<<<
  *         # An object's own __signature__ is returned by inspect as it is.
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,
 */
-  __pyx_t_16 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_entry, __pyx_mstate_global->__pyx_kp_u_posonly_signature, Py_EQ); if (unlikely((__pyx_t_16 < 0))) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyObject_CompareBoolEq_object_str(__pyx_v_entry, __pyx_mstate_global->__pyx_kp_u_posonly_signature, Py_EQ); if (unlikely((__pyx_t_16 < 0))) __PYX_ERR(0, 311, __pyx_L1_error)
   if (__pyx_t_16) {
 
   } else {
@@ -9018,7 +9026,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 
     goto __pyx_L27_bool_binop_done;
   }
-  __pyx_t_16 = PyObject_IsInstance(__pyx_v_sig, __pyx_v_cls); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 309, __pyx_L1_error)
+  __pyx_t_16 = PyObject_IsInstance(__pyx_v_sig, __pyx_v_cls); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 311, __pyx_L1_error)
   __pyx_t_2 = (!__pyx_t_16);
 
 
@@ -9029,7 +9037,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":311
+    /* "posonly/_options.py":313
  *     if entry == "posonly.signature" and not isinstance(sig, cls):
  *         # An object's own __signature__ is returned by inspect as it is.
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,             # <<<<<<<<<<<<<<
@@ -9039,7 +9047,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
     __pyx_t_10 = NULL;
     __Pyx_INCREF(__pyx_v_cls);
     __pyx_t_3 = __pyx_v_cls; 
-    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_parameters); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 311, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_parameters); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 313, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
     __pyx_t_13 = __pyx_t_14;
     __Pyx_INCREF(__pyx_t_13);
@@ -9049,13 +9057,13 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __pyx_t_7 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_values, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 311, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 313, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
-    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation_2); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 311, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation_2); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 313, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
 
-    /* "posonly/_options.py":312
+    /* "posonly/_options.py":314
  *         # An object's own __signature__ is returned by inspect as it is.
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,
  *                   __validate_parameters__=False)             # <<<<<<<<<<<<<<
@@ -9064,7 +9072,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
     #if CYTHON_VECTORCALL
 
-    /* "posonly/_options.py":311
+    /* "posonly/_options.py":313
  *     if entry == "posonly.signature" and not isinstance(sig, cls):
  *         # An object's own __signature__ is returned by inspect as it is.
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,             # <<<<<<<<<<<<<<
@@ -9088,13 +9096,13 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       PyObject *__pyx_callargs[4] = {__pyx_t_10, __pyx_t_7, __pyx_t_14, Py_False};
       #if CYTHON_VECTORCALL
       __pyx_t_13 = __pyx_mstate_global->__pyx_tuple[4];
-      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 311, __pyx_L1_error)
+      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 313, __pyx_L1_error)
       __Pyx_INCREF(__pyx_t_13);
       #else
       {
         PyObject *__pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_return_annotation_2, __pyx_mstate_global->__pyx_n_u_validate_parameters};
         __pyx_t_13 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 2);
-        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 311, __pyx_L1_error)
+        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 313, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
       }
       #endif
@@ -9106,13 +9114,13 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 311, __pyx_L1_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 313, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
     }
     __Pyx_DECREF_SET(__pyx_v_sig, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":309
+    /* "posonly/_options.py":311
  *     # lest the patched one be asked (and report) again.
  *     sig = INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped, **options)
  *     if entry == "posonly.signature" and not isinstance(sig, cls):             # <<<<<<<<<<<<<<
@@ -9121,7 +9129,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
 */
   }
 
-  /* "posonly/_options.py":313
+  /* "posonly/_options.py":315
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,
  *                   __validate_parameters__=False)
  *     return sig             # <<<<<<<<<<<<<<
@@ -9139,7 +9147,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   }
   goto __pyx_L0;
 
-  /* "posonly/_options.py":277
+  /* "posonly/_options.py":279
  * 
  * 
  * def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
@@ -9167,7 +9175,7 @@ static PyObject *__pyx_pf_7posonly_8_options_18signature_fallback(CYTHON_UNUSED 
   return __pyx_r;
 }
 
-/* "posonly/_options.py":318
+/* "posonly/_options.py":320
  * # -- getfullargspec and getcallargs --------------------------------------------
  * 
  * def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:             # <<<<<<<<<<<<<<
@@ -9216,39 +9224,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_func,&__pyx_mstate_global->__pyx_n_u_options,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 318, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 320, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 318, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 320, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 318, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 320, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_spec_signature", 0) < (0)) __PYX_ERR(0, 318, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_spec_signature", 0) < (0)) __PYX_ERR(0, 320, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_spec_signature", 1, 2, 2, i); __PYX_ERR(0, 318, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_spec_signature", 1, 2, 2, i); __PYX_ERR(0, 320, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 318, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 320, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 318, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 320, __pyx_L3_error)
     }
     __pyx_v_func = values[0];
     __pyx_v_options = values[1];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_spec_signature", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 318, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_spec_signature", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 320, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -9288,40 +9296,40 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
   __Pyx_RefNannySetupContext("_spec_signature", 0);
   __Pyx_INCREF(__pyx_v_func);
 
-  /* "posonly/_options.py":321
+  /* "posonly/_options.py":323
  *     """The signature ``getfullargspec`` reads for ``func``, or None where
  *     inspect's own code must answer."""
  *     if type(func) is not FUNCTION_TYPE:             # <<<<<<<<<<<<<<
  *         if type(func) is not _METHOD:
  *             return None
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 321, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 323, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_t_2 = (((PyObject *)Py_TYPE(__pyx_v_func)) != __pyx_t_1);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_2) {
 
 
-    /* "posonly/_options.py":322
+    /* "posonly/_options.py":324
  *     inspect's own code must answer."""
  *     if type(func) is not FUNCTION_TYPE:
  *         if type(func) is not _METHOD:             # <<<<<<<<<<<<<<
  *             return None
  *         # getfullargspec keeps a bound method's first parameter: its
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 322, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 324, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_2 = (((PyObject *)Py_TYPE(__pyx_v_func)) != __pyx_t_1);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":323
+      /* "posonly/_options.py":325
  *     if type(func) is not FUNCTION_TYPE:
  *         if type(func) is not _METHOD:
  *             return None             # <<<<<<<<<<<<<<
  *         # getfullargspec keeps a bound method's first parameter: its
- *         # function's signature, as inspect reads it without unwrapping.
+ *         # function's signature.
 */
       {
         PyObject *__pyx_temp;
@@ -9333,7 +9341,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
       }
       goto __pyx_L0;
 
-      /* "posonly/_options.py":322
+      /* "posonly/_options.py":324
  *     inspect's own code must answer."""
  *     if type(func) is not FUNCTION_TYPE:
  *         if type(func) is not _METHOD:             # <<<<<<<<<<<<<<
@@ -9342,38 +9350,38 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
 */
     }
 
-    /* "posonly/_options.py":326
+    /* "posonly/_options.py":328
  *         # getfullargspec keeps a bound method's first parameter: its
- *         # function's signature, as inspect reads it without unwrapping.
+ *         # function's signature.
  *         func = func.__func__             # <<<<<<<<<<<<<<
  *         if type(func) is not FUNCTION_TYPE:
  *             return None
 */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_func_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 326, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_func_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 328, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __Pyx_DECREF_SET(__pyx_v_func, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "posonly/_options.py":327
- *         # function's signature, as inspect reads it without unwrapping.
+    /* "posonly/_options.py":329
+ *         # function's signature.
  *         func = func.__func__
  *         if type(func) is not FUNCTION_TYPE:             # <<<<<<<<<<<<<<
  *             return None
- *     if not options:
+ *     # As inspect reads it: without unwrapping.
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 327, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 329, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_2 = (((PyObject *)Py_TYPE(__pyx_v_func)) != __pyx_t_1);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":328
+      /* "posonly/_options.py":330
  *         func = func.__func__
  *         if type(func) is not FUNCTION_TYPE:
  *             return None             # <<<<<<<<<<<<<<
+ *     # As inspect reads it: without unwrapping.
  *     if not options:
- *         return _core.function_signature(_Signature, func)
 */
       {
         PyObject *__pyx_temp;
@@ -9385,16 +9393,16 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
       }
       goto __pyx_L0;
 
-      /* "posonly/_options.py":327
- *         # function's signature, as inspect reads it without unwrapping.
+      /* "posonly/_options.py":329
+ *         # function's signature.
  *         func = func.__func__
  *         if type(func) is not FUNCTION_TYPE:             # <<<<<<<<<<<<<<
  *             return None
- *     if not options:
+ *     # As inspect reads it: without unwrapping.
 */
     }
 
-    /* "posonly/_options.py":321
+    /* "posonly/_options.py":323
  *     """The signature ``getfullargspec`` reads for ``func``, or None where
  *     inspect's own code must answer."""
  *     if type(func) is not FUNCTION_TYPE:             # <<<<<<<<<<<<<<
@@ -9403,34 +9411,34 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
 */
   }
 
-  /* "posonly/_options.py":329
- *         if type(func) is not FUNCTION_TYPE:
+  /* "posonly/_options.py":332
  *             return None
+ *     # As inspect reads it: without unwrapping.
  *     if not options:             # <<<<<<<<<<<<<<
- *         return _core.function_signature(_Signature, func)
- *     sig, _ = options_signature(_Signature, func, options)
+ *         return _core.function_signature(_Signature, func, False)
+ *     sig, _ = options_signature(_Signature, func, False, options)
 */
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 329, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_options); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 332, __pyx_L1_error)
   __pyx_t_3 = (!__pyx_t_2);
 
 
   if (__pyx_t_3) {
 
 
-    /* "posonly/_options.py":330
- *             return None
+    /* "posonly/_options.py":333
+ *     # As inspect reads it: without unwrapping.
  *     if not options:
- *         return _core.function_signature(_Signature, func)             # <<<<<<<<<<<<<<
- *     sig, _ = options_signature(_Signature, func, options)
+ *         return _core.function_signature(_Signature, func, False)             # <<<<<<<<<<<<<<
+ *     sig, _ = options_signature(_Signature, func, False, options)
  *     return sig
 */
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 330, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 333, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_function_signature); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 330, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_function_signature); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 333, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 330, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 333, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -9445,12 +9453,12 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
     }
     #endif
     {
-      PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_5, __pyx_v_func};
-      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_7, (3-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      PyObject *__pyx_callargs[4] = {__pyx_t_4, __pyx_t_5, __pyx_v_func, Py_False};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_7, (4-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 330, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 333, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     {
@@ -9464,26 +9472,26 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
     __pyx_t_1 = 0;
     goto __pyx_L0;
 
-    /* "posonly/_options.py":329
- *         if type(func) is not FUNCTION_TYPE:
+    /* "posonly/_options.py":332
  *             return None
+ *     # As inspect reads it: without unwrapping.
  *     if not options:             # <<<<<<<<<<<<<<
- *         return _core.function_signature(_Signature, func)
- *     sig, _ = options_signature(_Signature, func, options)
+ *         return _core.function_signature(_Signature, func, False)
+ *     sig, _ = options_signature(_Signature, func, False, options)
 */
   }
 
-  /* "posonly/_options.py":331
+  /* "posonly/_options.py":334
  *     if not options:
- *         return _core.function_signature(_Signature, func)
- *     sig, _ = options_signature(_Signature, func, options)             # <<<<<<<<<<<<<<
+ *         return _core.function_signature(_Signature, func, False)
+ *     sig, _ = options_signature(_Signature, func, False, options)             # <<<<<<<<<<<<<<
  *     return sig
  * 
 */
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_options_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 331, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_options_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 334, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 331, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 334, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_t_7 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -9498,12 +9506,12 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
   }
   #endif
   {
-    PyObject *__pyx_callargs[4] = {__pyx_t_6, __pyx_t_4, __pyx_v_func, __pyx_v_options};
-    __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_7, (4-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    PyObject *__pyx_callargs[5] = {__pyx_t_6, __pyx_t_4, __pyx_v_func, Py_False, __pyx_v_options};
+    __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_7, (5-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 331, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 334, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   if ((likely(PyTuple_CheckExact(__pyx_t_1))) || (PyList_CheckExact(__pyx_t_1))) {
@@ -9512,7 +9520,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
     if (unlikely(size != 2)) {
       if (size > 2) __Pyx_RaiseTooManyValuesError(2);
       else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-      __PYX_ERR(0, 331, __pyx_L1_error)
+      __PYX_ERR(0, 334, __pyx_L1_error)
     }
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
     if (likely(PyTuple_CheckExact(sequence))) {
@@ -9522,22 +9530,22 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
       __Pyx_INCREF(__pyx_t_4);
     } else {
       __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 331, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 334, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_5);
       __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 331, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 334, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_4);
     }
     #else
-    __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 331, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 334, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 331, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 334, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     #endif
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   } else {
     Py_ssize_t index = -1;
-    __pyx_t_6 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 331, __pyx_L1_error)
+    __pyx_t_6 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 334, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __pyx_t_8 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_6);
@@ -9545,7 +9553,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
     __Pyx_GOTREF(__pyx_t_5);
     index = 1; __pyx_t_4 = __pyx_t_8(__pyx_t_6); if (unlikely(!__pyx_t_4)) goto __pyx_L7_unpacking_failed;
     __Pyx_GOTREF(__pyx_t_4);
-    if (__Pyx_IternextUnpackEndCheck(__pyx_t_8(__pyx_t_6), 2) < (0)) __PYX_ERR(0, 331, __pyx_L1_error)
+    if (__Pyx_IternextUnpackEndCheck(__pyx_t_8(__pyx_t_6), 2) < (0)) __PYX_ERR(0, 334, __pyx_L1_error)
     __pyx_t_8 = NULL;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     goto __pyx_L8_unpacking_done;
@@ -9553,7 +9561,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_t_8 = NULL;
     if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-    __PYX_ERR(0, 331, __pyx_L1_error)
+    __PYX_ERR(0, 334, __pyx_L1_error)
     __pyx_L8_unpacking_done:;
   }
   __pyx_v_sig = __pyx_t_5;
@@ -9561,9 +9569,9 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
   __pyx_v__ = __pyx_t_4;
   __pyx_t_4 = 0;
 
-  /* "posonly/_options.py":332
- *         return _core.function_signature(_Signature, func)
- *     sig, _ = options_signature(_Signature, func, options)
+  /* "posonly/_options.py":335
+ *         return _core.function_signature(_Signature, func, False)
+ *     sig, _ = options_signature(_Signature, func, False, options)
  *     return sig             # <<<<<<<<<<<<<<
  * 
  * 
@@ -9579,7 +9587,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
   }
   goto __pyx_L0;
 
-  /* "posonly/_options.py":318
+  /* "posonly/_options.py":320
  * # -- getfullargspec and getcallargs --------------------------------------------
  * 
  * def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:             # <<<<<<<<<<<<<<
@@ -9604,7 +9612,7 @@ static PyObject *__pyx_pf_7posonly_8_options_20_spec_signature(CYTHON_UNUSED PyO
   return __pyx_r;
 }
 
-/* "posonly/_options.py":335
+/* "posonly/_options.py":338
  * 
  * 
  * def _spec_of(sig: Any, with_annotations: bool = True) -> Any:             # <<<<<<<<<<<<<<
@@ -9653,35 +9661,35 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_sig,&__pyx_mstate_global->__pyx_n_u_with_annotations_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 335, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 338, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 335, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 338, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 335, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_spec_of", 0) < (0)) __PYX_ERR(0, 335, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_spec_of", 0) < (0)) __PYX_ERR(0, 338, __pyx_L3_error)
       if (!values[1]) values[1] = __Pyx_NewRef(((PyObject *)((PyObject*)Py_True)));
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_spec_of", 0, 1, 2, i); __PYX_ERR(0, 335, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_spec_of", 0, 1, 2, i); __PYX_ERR(0, 338, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 335, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 338, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 335, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 338, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
@@ -9692,7 +9700,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_spec_of", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 335, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_spec_of", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 338, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -9744,19 +9752,19 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_spec_of", 0);
 
-  /* "posonly/_options.py":338
+  /* "posonly/_options.py":341
  *     """inspect's ``getfullargspec`` of ``sig``, step for step (its
  *     annotations left empty where not ``with_annotations``)."""
  *     args = []             # <<<<<<<<<<<<<<
  *     varargs = None
  *     varkw = None
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 338, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 341, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_args = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":339
+  /* "posonly/_options.py":342
  *     annotations left empty where not ``with_annotations``)."""
  *     args = []
  *     varargs = None             # <<<<<<<<<<<<<<
@@ -9766,7 +9774,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __Pyx_INCREF(Py_None);
   __pyx_v_varargs = Py_None;
 
-  /* "posonly/_options.py":340
+  /* "posonly/_options.py":343
  *     args = []
  *     varargs = None
  *     varkw = None             # <<<<<<<<<<<<<<
@@ -9776,31 +9784,31 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __Pyx_INCREF(Py_None);
   __pyx_v_varkw = Py_None;
 
-  /* "posonly/_options.py":341
+  /* "posonly/_options.py":344
  *     varargs = None
  *     varkw = None
  *     kwonlyargs = []             # <<<<<<<<<<<<<<
  *     annotations = {}
  *     defaults: Any = ()
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 341, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_kwonlyargs = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":342
+  /* "posonly/_options.py":345
  *     varkw = None
  *     kwonlyargs = []
  *     annotations = {}             # <<<<<<<<<<<<<<
  *     defaults: Any = ()
  *     kwdefaults: Any = {}
 */
-  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 342, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_annotations = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":343
+  /* "posonly/_options.py":346
  *     kwonlyargs = []
  *     annotations = {}
  *     defaults: Any = ()             # <<<<<<<<<<<<<<
@@ -9810,26 +9818,26 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __Pyx_INCREF(__pyx_mstate_global->__pyx_empty_tuple);
   __pyx_v_defaults = __pyx_mstate_global->__pyx_empty_tuple;
 
-  /* "posonly/_options.py":344
+  /* "posonly/_options.py":347
  *     annotations = {}
  *     defaults: Any = ()
  *     kwdefaults: Any = {}             # <<<<<<<<<<<<<<
  *     if with_annotations and sig._return_annotation is not _empty:
  *         annotations["return"] = sig._return_annotation
 */
-  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 344, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 347, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_kwdefaults = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "posonly/_options.py":345
+  /* "posonly/_options.py":348
  *     defaults: Any = ()
  *     kwdefaults: Any = {}
  *     if with_annotations and sig._return_annotation is not _empty:             # <<<<<<<<<<<<<<
  *         annotations["return"] = sig._return_annotation
  *     for param in sig._parameters.values():
 */
-  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 345, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 348, __pyx_L1_error)
   if (__pyx_t_3) {
 
   } else {
@@ -9838,9 +9846,9 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 345, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 348, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 345, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 348, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_t_3 = (__pyx_t_1 != __pyx_t_4);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -9852,19 +9860,19 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   if (__pyx_t_2) {
 
 
-    /* "posonly/_options.py":346
+    /* "posonly/_options.py":349
  *     kwdefaults: Any = {}
  *     if with_annotations and sig._return_annotation is not _empty:
  *         annotations["return"] = sig._return_annotation             # <<<<<<<<<<<<<<
  *     for param in sig._parameters.values():
  *         kind = param._kind
 */
-    __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 346, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_return_annotation); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 349, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    if (unlikely((PyDict_SetItem(__pyx_v_annotations, __pyx_mstate_global->__pyx_n_u_return, __pyx_t_4) < 0))) __PYX_ERR(0, 346, __pyx_L1_error)
+    if (unlikely((PyDict_SetItem(__pyx_v_annotations, __pyx_mstate_global->__pyx_n_u_return, __pyx_t_4) < 0))) __PYX_ERR(0, 349, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-    /* "posonly/_options.py":345
+    /* "posonly/_options.py":348
  *     defaults: Any = ()
  *     kwdefaults: Any = {}
  *     if with_annotations and sig._return_annotation is not _empty:             # <<<<<<<<<<<<<<
@@ -9873,7 +9881,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "posonly/_options.py":347
+  /* "posonly/_options.py":350
  *     if with_annotations and sig._return_annotation is not _empty:
  *         annotations["return"] = sig._return_annotation
  *     for param in sig._parameters.values():             # <<<<<<<<<<<<<<
@@ -9881,13 +9889,13 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
  *         name = param._name
 */
   __pyx_t_5 = 0;
-  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_parameters_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 347, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_sig, __pyx_mstate_global->__pyx_n_u_parameters_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   if (unlikely(__pyx_t_1 == Py_None)) {
     PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "values");
-    __PYX_ERR(0, 347, __pyx_L1_error)
+    __PYX_ERR(0, 350, __pyx_L1_error)
   }
-  __pyx_t_8 = __Pyx_dict_iterator(__pyx_t_1, 0, __pyx_mstate_global->__pyx_n_u_values, (&__pyx_t_6), (&__pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 347, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_dict_iterator(__pyx_t_1, 0, __pyx_mstate_global->__pyx_n_u_values, (&__pyx_t_6), (&__pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 350, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __Pyx_XDECREF(__pyx_t_4);
@@ -9896,43 +9904,43 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   while (1) {
     __pyx_t_9 = __Pyx_dict_iter_next(__pyx_t_4, __pyx_t_6, &__pyx_t_5, NULL, &__pyx_t_8, NULL, __pyx_t_7);
     if (unlikely(__pyx_t_9 == 0)) break;
-    if (unlikely(__pyx_t_9 == -1)) __PYX_ERR(0, 347, __pyx_L1_error)
+    if (unlikely(__pyx_t_9 == -1)) __PYX_ERR(0, 350, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_XDECREF_SET(__pyx_v_param, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":348
+    /* "posonly/_options.py":351
  *         annotations["return"] = sig._return_annotation
  *     for param in sig._parameters.values():
  *         kind = param._kind             # <<<<<<<<<<<<<<
  *         name = param._name
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:
 */
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_kind_2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 348, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_kind_2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 351, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_XDECREF_SET(__pyx_v_kind, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":349
+    /* "posonly/_options.py":352
  *     for param in sig._parameters.values():
  *         kind = param._kind
  *         name = param._name             # <<<<<<<<<<<<<<
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:
  *             args.append(name)
 */
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_name_2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 349, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_name_2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 352, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_XDECREF_SET(__pyx_v_name, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":350
+    /* "posonly/_options.py":353
  *         kind = param._kind
  *         name = param._name
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:             # <<<<<<<<<<<<<<
  *             args.append(name)
  *             if param._default is not _empty:
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_POSITIONAL_ONLY); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_POSITIONAL_ONLY); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 353, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_t_3 = (__pyx_v_kind == __pyx_t_8);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -9944,7 +9952,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 
       goto __pyx_L9_bool_binop_done;
     }
-    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_POSITIONAL_OR_KEYWORD); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 350, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_POSITIONAL_OR_KEYWORD); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 353, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_t_3 = (__pyx_v_kind == __pyx_t_8);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -9955,26 +9963,26 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":351
+      /* "posonly/_options.py":354
  *         name = param._name
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:
  *             args.append(name)             # <<<<<<<<<<<<<<
  *             if param._default is not _empty:
  *                 defaults += (param._default,)
 */
-      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_args, __pyx_v_name); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 351, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_args, __pyx_v_name); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 354, __pyx_L1_error)
 
 
-      /* "posonly/_options.py":352
+      /* "posonly/_options.py":355
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:
  *             args.append(name)
  *             if param._default is not _empty:             # <<<<<<<<<<<<<<
  *                 defaults += (param._default,)
  *         elif kind is _VAR_POSITIONAL:
 */
-      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 352, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 355, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
-      __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 352, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 355, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       __pyx_t_2 = (__pyx_t_8 != __pyx_t_1);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -9982,27 +9990,27 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       if (__pyx_t_2) {
 
 
-        /* "posonly/_options.py":353
+        /* "posonly/_options.py":356
  *             args.append(name)
  *             if param._default is not _empty:
  *                 defaults += (param._default,)             # <<<<<<<<<<<<<<
  *         elif kind is _VAR_POSITIONAL:
  *             varargs = name
 */
-        __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 353, __pyx_L1_error)
+        __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 356, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_1);
-        __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 353, __pyx_L1_error)
+        __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 356, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_GIVEREF(__pyx_t_1);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 353, __pyx_L1_error);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 356, __pyx_L1_error);
         __pyx_t_1 = 0;
-        __pyx_t_1 = PyNumber_InPlaceAdd(__pyx_v_defaults, __pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 353, __pyx_L1_error)
+        __pyx_t_1 = PyNumber_InPlaceAdd(__pyx_v_defaults, __pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 356, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_1);
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF_SET(__pyx_v_defaults, __pyx_t_1);
         __pyx_t_1 = 0;
 
-        /* "posonly/_options.py":352
+        /* "posonly/_options.py":355
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:
  *             args.append(name)
  *             if param._default is not _empty:             # <<<<<<<<<<<<<<
@@ -10011,7 +10019,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 */
       }
 
-      /* "posonly/_options.py":350
+      /* "posonly/_options.py":353
  *         kind = param._kind
  *         name = param._name
  *         if kind is _POSITIONAL_ONLY or kind is _POSITIONAL_OR_KEYWORD:             # <<<<<<<<<<<<<<
@@ -10021,21 +10029,21 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       goto __pyx_L8;
     }
 
-    /* "posonly/_options.py":354
+    /* "posonly/_options.py":357
  *             if param._default is not _empty:
  *                 defaults += (param._default,)
  *         elif kind is _VAR_POSITIONAL:             # <<<<<<<<<<<<<<
  *             varargs = name
  *         elif kind is _KEYWORD_ONLY:
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_VAR_POSITIONAL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 354, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_VAR_POSITIONAL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 357, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_2 = (__pyx_v_kind == __pyx_t_1);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":355
+      /* "posonly/_options.py":358
  *                 defaults += (param._default,)
  *         elif kind is _VAR_POSITIONAL:
  *             varargs = name             # <<<<<<<<<<<<<<
@@ -10045,7 +10053,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       __Pyx_INCREF(__pyx_v_name);
       __Pyx_DECREF_SET(__pyx_v_varargs, __pyx_v_name);
 
-      /* "posonly/_options.py":354
+      /* "posonly/_options.py":357
  *             if param._default is not _empty:
  *                 defaults += (param._default,)
  *         elif kind is _VAR_POSITIONAL:             # <<<<<<<<<<<<<<
@@ -10055,40 +10063,40 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       goto __pyx_L8;
     }
 
-    /* "posonly/_options.py":356
+    /* "posonly/_options.py":359
  *         elif kind is _VAR_POSITIONAL:
  *             varargs = name
  *         elif kind is _KEYWORD_ONLY:             # <<<<<<<<<<<<<<
  *             kwonlyargs.append(name)
  *             if param._default is not _empty:
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_KEYWORD_ONLY_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 356, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_KEYWORD_ONLY_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 359, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_2 = (__pyx_v_kind == __pyx_t_1);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":357
+      /* "posonly/_options.py":360
  *             varargs = name
  *         elif kind is _KEYWORD_ONLY:
  *             kwonlyargs.append(name)             # <<<<<<<<<<<<<<
  *             if param._default is not _empty:
  *                 kwdefaults[name] = param._default
 */
-      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_kwonlyargs, __pyx_v_name); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 357, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_kwonlyargs, __pyx_v_name); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 360, __pyx_L1_error)
 
 
-      /* "posonly/_options.py":358
+      /* "posonly/_options.py":361
  *         elif kind is _KEYWORD_ONLY:
  *             kwonlyargs.append(name)
  *             if param._default is not _empty:             # <<<<<<<<<<<<<<
  *                 kwdefaults[name] = param._default
  *         else:
 */
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 358, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 361, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 358, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 361, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __pyx_t_2 = (__pyx_t_1 != __pyx_t_8);
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -10096,19 +10104,19 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       if (__pyx_t_2) {
 
 
-        /* "posonly/_options.py":359
+        /* "posonly/_options.py":362
  *             kwonlyargs.append(name)
  *             if param._default is not _empty:
  *                 kwdefaults[name] = param._default             # <<<<<<<<<<<<<<
  *         else:
  *             varkw = name
 */
-        __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 359, __pyx_L1_error)
+        __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_default); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 362, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
-        if (unlikely((PyDict_SetItem(__pyx_v_kwdefaults, __pyx_v_name, __pyx_t_8) < 0))) __PYX_ERR(0, 359, __pyx_L1_error)
+        if (unlikely((PyDict_SetItem(__pyx_v_kwdefaults, __pyx_v_name, __pyx_t_8) < 0))) __PYX_ERR(0, 362, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "posonly/_options.py":358
+        /* "posonly/_options.py":361
  *         elif kind is _KEYWORD_ONLY:
  *             kwonlyargs.append(name)
  *             if param._default is not _empty:             # <<<<<<<<<<<<<<
@@ -10117,7 +10125,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 */
       }
 
-      /* "posonly/_options.py":356
+      /* "posonly/_options.py":359
  *         elif kind is _VAR_POSITIONAL:
  *             varargs = name
  *         elif kind is _KEYWORD_ONLY:             # <<<<<<<<<<<<<<
@@ -10127,7 +10135,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
       goto __pyx_L8;
     }
 
-    /* "posonly/_options.py":361
+    /* "posonly/_options.py":364
  *                 kwdefaults[name] = param._default
  *         else:
  *             varkw = name             # <<<<<<<<<<<<<<
@@ -10140,14 +10148,14 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     }
     __pyx_L8:;
 
-    /* "posonly/_options.py":362
+    /* "posonly/_options.py":365
  *         else:
  *             varkw = name
  *         if with_annotations and param._annotation is not _empty:             # <<<<<<<<<<<<<<
  *             annotations[name] = param._annotation
  *     if not with_annotations:
 */
-    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 362, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 365, __pyx_L1_error)
     if (__pyx_t_3) {
 
     } else {
@@ -10156,9 +10164,9 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 
       goto __pyx_L14_bool_binop_done;
     }
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_annotation); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 362, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_annotation); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 365, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 362, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 365, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_3 = (__pyx_t_8 != __pyx_t_1);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -10170,19 +10178,19 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     if (__pyx_t_2) {
 
 
-      /* "posonly/_options.py":363
+      /* "posonly/_options.py":366
  *             varkw = name
  *         if with_annotations and param._annotation is not _empty:
  *             annotations[name] = param._annotation             # <<<<<<<<<<<<<<
  *     if not with_annotations:
  *         return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None
 */
-      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_annotation); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 363, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_v_param, __pyx_mstate_global->__pyx_n_u_annotation); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 366, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      if (unlikely((PyDict_SetItem(__pyx_v_annotations, __pyx_v_name, __pyx_t_1) < 0))) __PYX_ERR(0, 363, __pyx_L1_error)
+      if (unlikely((PyDict_SetItem(__pyx_v_annotations, __pyx_v_name, __pyx_t_1) < 0))) __PYX_ERR(0, 366, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-      /* "posonly/_options.py":362
+      /* "posonly/_options.py":365
  *         else:
  *             varkw = name
  *         if with_annotations and param._annotation is not _empty:             # <<<<<<<<<<<<<<
@@ -10193,28 +10201,28 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   }
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "posonly/_options.py":364
+  /* "posonly/_options.py":367
  *         if with_annotations and param._annotation is not _empty:
  *             annotations[name] = param._annotation
  *     if not with_annotations:             # <<<<<<<<<<<<<<
  *         return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None
  *     return _FullArgSpec(args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None,
 */
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 364, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_with_annotations); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 367, __pyx_L1_error)
   __pyx_t_3 = (!__pyx_t_2);
 
 
   if (__pyx_t_3) {
 
 
-    /* "posonly/_options.py":365
+    /* "posonly/_options.py":368
  *             annotations[name] = param._annotation
  *     if not with_annotations:
  *         return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None             # <<<<<<<<<<<<<<
  *     return _FullArgSpec(args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None,
  *                         annotations)
 */
-    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 365, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 368, __pyx_L1_error)
     if (!__pyx_t_3) {
     } else {
       __Pyx_INCREF(__pyx_v_defaults);
@@ -10224,7 +10232,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     __Pyx_INCREF(Py_None);
     __pyx_t_4 = Py_None;
     __pyx_L17_bool_binop_done:;
-    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_kwdefaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 365, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_kwdefaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 368, __pyx_L1_error)
     if (!__pyx_t_3) {
     } else {
       __Pyx_INCREF(__pyx_v_kwdefaults);
@@ -10234,27 +10242,27 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     __Pyx_INCREF(Py_None);
     __pyx_t_1 = Py_None;
     __pyx_L19_bool_binop_done:;
-    __pyx_t_8 = PyTuple_New(7); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 365, __pyx_L1_error)
+    __pyx_t_8 = PyTuple_New(7); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 368, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_INCREF(__pyx_v_args);
     __Pyx_GIVEREF(__pyx_v_args);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_args) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_args) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_varargs);
     __Pyx_GIVEREF(__pyx_v_varargs);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_v_varargs) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_v_varargs) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_varkw);
     __Pyx_GIVEREF(__pyx_v_varkw);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 2, __pyx_v_varkw) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 2, __pyx_v_varkw) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_4);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 3, __pyx_t_4) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 3, __pyx_t_4) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_kwonlyargs);
     __Pyx_GIVEREF(__pyx_v_kwonlyargs);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 4, __pyx_v_kwonlyargs) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 4, __pyx_v_kwonlyargs) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 5, __pyx_t_1) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 5, __pyx_t_1) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __Pyx_INCREF(Py_None);
     __Pyx_GIVEREF(Py_None);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 6, Py_None) != (0)) __PYX_ERR(0, 365, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 6, Py_None) != (0)) __PYX_ERR(0, 368, __pyx_L1_error);
     __pyx_t_4 = 0;
     __pyx_t_1 = 0;
     {
@@ -10268,7 +10276,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     __pyx_t_8 = 0;
     goto __pyx_L0;
 
-    /* "posonly/_options.py":364
+    /* "posonly/_options.py":367
  *         if with_annotations and param._annotation is not _empty:
  *             annotations[name] = param._annotation
  *     if not with_annotations:             # <<<<<<<<<<<<<<
@@ -10277,7 +10285,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "posonly/_options.py":366
+  /* "posonly/_options.py":369
  *     if not with_annotations:
  *         return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None
  *     return _FullArgSpec(args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None,             # <<<<<<<<<<<<<<
@@ -10285,9 +10293,9 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
  * 
 */
   __pyx_t_1 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_FullArgSpec); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 366, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_FullArgSpec); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 369, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 366, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 369, __pyx_L1_error)
   if (!__pyx_t_3) {
   } else {
     __Pyx_INCREF(__pyx_v_defaults);
@@ -10297,7 +10305,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __Pyx_INCREF(Py_None);
   __pyx_t_11 = Py_None;
   __pyx_L21_bool_binop_done:;
-  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_kwdefaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 366, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_v_kwdefaults); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 369, __pyx_L1_error)
   if (!__pyx_t_3) {
   } else {
     __Pyx_INCREF(__pyx_v_kwdefaults);
@@ -10308,7 +10316,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __pyx_t_12 = Py_None;
   __pyx_L23_bool_binop_done:;
 
-  /* "posonly/_options.py":367
+  /* "posonly/_options.py":370
  *         return args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None, None
  *     return _FullArgSpec(args, varargs, varkw, defaults or None, kwonlyargs, kwdefaults or None,
  *                         annotations)             # <<<<<<<<<<<<<<
@@ -10334,7 +10342,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
     __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 366, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 369, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   {
@@ -10348,7 +10356,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   __pyx_t_8 = 0;
   goto __pyx_L0;
 
-  /* "posonly/_options.py":335
+  /* "posonly/_options.py":338
  * 
  * 
  * def _spec_of(sig: Any, with_annotations: bool = True) -> Any:             # <<<<<<<<<<<<<<
@@ -10381,7 +10389,7 @@ static PyObject *__pyx_pf_7posonly_8_options_22_spec_of(CYTHON_UNUSED PyObject *
   return __pyx_r;
 }
 
-/* "posonly/_options.py":370
+/* "posonly/_options.py":373
  * 
  * 
  * def getfullargspec(func: Any, **options: Any) -> Any:             # <<<<<<<<<<<<<<
@@ -10432,32 +10440,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_func,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 370, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 373, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 370, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 373, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, __pyx_v_options, values, kwd_pos_args, __pyx_kwds_len, "getfullargspec", 1) < (0)) __PYX_ERR(0, 370, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, __pyx_v_options, values, kwd_pos_args, __pyx_kwds_len, "getfullargspec", 1) < (0)) __PYX_ERR(0, 373, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("getfullargspec", 1, 1, 1, i); __PYX_ERR(0, 370, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("getfullargspec", 1, 1, 1, i); __PYX_ERR(0, 373, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 370, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 373, __pyx_L3_error)
     }
     __pyx_v_func = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("getfullargspec", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 370, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("getfullargspec", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 373, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -10515,7 +10523,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("getfullargspec", 0);
 
-  /* "posonly/_options.py":372
+  /* "posonly/_options.py":375
  * def getfullargspec(func: Any, **options: Any) -> Any:
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):             # <<<<<<<<<<<<<<
@@ -10524,7 +10532,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
   {
     Py_ssize_t __pyx_temp = __Pyx_PyDict_GET_SIZE(__pyx_v_options);
-    if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 372, __pyx_L1_error)
+    if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 375, __pyx_L1_error)
     __pyx_t_2 = (__pyx_temp != 0);
   }
 
@@ -10540,9 +10548,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     goto __pyx_L4_bool_binop_done;
   }
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_GETFULLARGSPEC_OPTIONS); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 372, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_GETFULLARGSPEC_OPTIONS); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 372, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_t_8 = 1;
@@ -10562,10 +10570,10 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 372, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 375, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 372, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   __pyx_t_1 = __pyx_t_3;
@@ -10574,7 +10582,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":373
+    /* "posonly/_options.py":376
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
  *         try:             # <<<<<<<<<<<<<<
@@ -10590,7 +10598,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __Pyx_XGOTREF(__pyx_t_11);
       /*try:*/ {
 
-        /* "posonly/_options.py":374
+        /* "posonly/_options.py":377
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
  *         try:
  *             sig = _spec_signature(func, options)             # <<<<<<<<<<<<<<
@@ -10598,7 +10606,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  *             raise TypeError("unsupported callable") from ex
 */
         __pyx_t_7 = NULL;
-        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_spec_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 374, __pyx_L6_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_spec_signature); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 377, __pyx_L6_error)
         __Pyx_GOTREF(__pyx_t_5);
         __pyx_t_8 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -10617,13 +10625,13 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
           __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
           __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 374, __pyx_L6_error)
+          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 377, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_4);
         }
         __pyx_v_sig = __pyx_t_4;
         __pyx_t_4 = 0;
 
-        /* "posonly/_options.py":373
+        /* "posonly/_options.py":376
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
  *         try:             # <<<<<<<<<<<<<<
@@ -10641,7 +10649,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-      /* "posonly/_options.py":375
+      /* "posonly/_options.py":378
  *         try:
  *             sig = _spec_signature(func, options)
  *         except Exception as ex:             # <<<<<<<<<<<<<<
@@ -10651,7 +10659,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __pyx_t_12 = __Pyx_PyErr_ExceptionMatches(((PyObject *)(((PyTypeObject*)PyExc_Exception))));
       if (__pyx_t_12) {
         __Pyx_AddTraceback("posonly._options.getfullargspec", __pyx_clineno, __pyx_lineno, __pyx_filename);
-        if (__Pyx_GetException(&__pyx_t_4, &__pyx_t_5, &__pyx_t_7) < 0) __PYX_ERR(0, 375, __pyx_L8_except_error)
+        if (__Pyx_GetException(&__pyx_t_4, &__pyx_t_5, &__pyx_t_7) < 0) __PYX_ERR(0, 378, __pyx_L8_except_error)
         __Pyx_XGOTREF(__pyx_t_4);
         __Pyx_XGOTREF(__pyx_t_5);
         __Pyx_XGOTREF(__pyx_t_7);
@@ -10659,7 +10667,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
         __pyx_v_ex = __pyx_t_5;
         /*try:*/ {
 
-          /* "posonly/_options.py":376
+          /* "posonly/_options.py":379
  *             sig = _spec_signature(func, options)
  *         except Exception as ex:
  *             raise TypeError("unsupported callable") from ex             # <<<<<<<<<<<<<<
@@ -10672,15 +10680,15 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
             PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_unsupported_callable};
             __pyx_t_6 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_TypeError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 376, __pyx_L17_error)
+            if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 379, __pyx_L17_error)
             __Pyx_GOTREF(__pyx_t_6);
           }
           __Pyx_Raise(__pyx_t_6, 0, 0, __pyx_v_ex);
           __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-          __PYX_ERR(0, 376, __pyx_L17_error)
+          __PYX_ERR(0, 379, __pyx_L17_error)
         }
 
-        /* "posonly/_options.py":375
+        /* "posonly/_options.py":378
  *         try:
  *             sig = _spec_signature(func, options)
  *         except Exception as ex:             # <<<<<<<<<<<<<<
@@ -10723,7 +10731,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       }
       goto __pyx_L8_except_error;
 
-      /* "posonly/_options.py":373
+      /* "posonly/_options.py":376
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
  *         try:             # <<<<<<<<<<<<<<
@@ -10739,7 +10747,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __pyx_L11_try_end:;
     }
 
-    /* "posonly/_options.py":377
+    /* "posonly/_options.py":380
  *         except Exception as ex:
  *             raise TypeError("unsupported callable") from ex
  *         if sig is not None:             # <<<<<<<<<<<<<<
@@ -10750,7 +10758,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     if (__pyx_t_1) {
 
 
-      /* "posonly/_options.py":378
+      /* "posonly/_options.py":381
  *             raise TypeError("unsupported callable") from ex
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -10758,9 +10766,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  *             return _spec_of(sig)
 */
       __pyx_t_5 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 378, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 378, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 381, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_8 = 1;
@@ -10780,7 +10788,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
         __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
         __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 378, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 381, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_7);
       }
       __Pyx_INCREF(__pyx_t_7);
@@ -10790,18 +10798,18 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       if (__pyx_t_1) {
 
 
-        /* "posonly/_options.py":379
+        /* "posonly/_options.py":382
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:
  *                 observer("inspect.getfullargspec", None)             # <<<<<<<<<<<<<<
  *             return _spec_of(sig)
  *     if (observer := _core.get_observer()) is not None:
 */
-        __pyx_t_7 = __Pyx_PyObject_Call(__pyx_v_observer, __pyx_mstate_global->__pyx_tuple[5], NULL); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 379, __pyx_L1_error)
+        __pyx_t_7 = __Pyx_PyObject_Call(__pyx_v_observer, __pyx_mstate_global->__pyx_tuple[5], NULL); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_7);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-        /* "posonly/_options.py":378
+        /* "posonly/_options.py":381
  *             raise TypeError("unsupported callable") from ex
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -10810,7 +10818,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
       }
 
-      /* "posonly/_options.py":380
+      /* "posonly/_options.py":383
  *             if (observer := _core.get_observer()) is not None:
  *                 observer("inspect.getfullargspec", None)
  *             return _spec_of(sig)             # <<<<<<<<<<<<<<
@@ -10818,7 +10826,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  *         observer("inspect.getfullargspec",
 */
       __pyx_t_6 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_spec_of); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 380, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_spec_of); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 383, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __pyx_t_8 = 1;
       #if CYTHON_UNPACK_METHODS
@@ -10837,7 +10845,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
         __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 380, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 383, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_7);
       }
       {
@@ -10851,7 +10859,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __pyx_t_7 = 0;
       goto __pyx_L0;
 
-      /* "posonly/_options.py":377
+      /* "posonly/_options.py":380
  *         except Exception as ex:
  *             raise TypeError("unsupported callable") from ex
  *         if sig is not None:             # <<<<<<<<<<<<<<
@@ -10860,7 +10868,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
     }
 
-    /* "posonly/_options.py":372
+    /* "posonly/_options.py":375
  * def getfullargspec(func: Any, **options: Any) -> Any:
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):             # <<<<<<<<<<<<<<
@@ -10869,7 +10877,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
   }
 
-  /* "posonly/_options.py":381
+  /* "posonly/_options.py":384
  *                 observer("inspect.getfullargspec", None)
  *             return _spec_of(sig)
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -10877,9 +10885,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  *                   "option" if options and not _GETFULLARGSPEC_OPTIONS.issuperset(options)
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 381, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 384, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 381, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 384, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_t_8 = 1;
@@ -10899,7 +10907,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 381, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 384, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   __Pyx_INCREF(__pyx_t_7);
@@ -10909,7 +10917,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":382
+    /* "posonly/_options.py":385
  *             return _spec_of(sig)
  *     if (observer := _core.get_observer()) is not None:
  *         observer("inspect.getfullargspec",             # <<<<<<<<<<<<<<
@@ -10920,7 +10928,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     __Pyx_INCREF(__pyx_v_observer);
     __pyx_t_5 = __pyx_v_observer; 
 
-    /* "posonly/_options.py":383
+    /* "posonly/_options.py":386
  *     if (observer := _core.get_observer()) is not None:
  *         observer("inspect.getfullargspec",
  *                   "option" if options and not _GETFULLARGSPEC_OPTIONS.issuperset(options)             # <<<<<<<<<<<<<<
@@ -10929,7 +10937,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
     {
       Py_ssize_t __pyx_temp = __Pyx_PyDict_GET_SIZE(__pyx_v_options);
-      if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 383, __pyx_L1_error)
+      if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 386, __pyx_L1_error)
       __pyx_t_3 = (__pyx_temp != 0);
     }
 
@@ -10942,9 +10950,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       goto __pyx_L26_bool_binop_done;
     }
     __pyx_t_22 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_GETFULLARGSPEC_OPTIONS); if (unlikely(!__pyx_t_23)) __PYX_ERR(0, 383, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_GETFULLARGSPEC_OPTIONS); if (unlikely(!__pyx_t_23)) __PYX_ERR(0, 386, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_23);
-    __pyx_t_24 = __Pyx_PyObject_GetAttrStr(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_24)) __PYX_ERR(0, 383, __pyx_L1_error)
+    __pyx_t_24 = __Pyx_PyObject_GetAttrStr(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_issuperset); if (unlikely(!__pyx_t_24)) __PYX_ERR(0, 386, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_24);
     __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
     __pyx_t_8 = 1;
@@ -10964,10 +10972,10 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __pyx_t_13 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_24, __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_22); __pyx_t_22 = 0;
       __Pyx_DECREF(__pyx_t_24); __pyx_t_24 = 0;
-      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 383, __pyx_L1_error)
+      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 386, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
     }
-    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_t_13); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 383, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_IsTrue(__pyx_t_13); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 386, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     __pyx_t_2 = (!__pyx_t_3);
 
@@ -10981,7 +10989,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __pyx_t_6 = __pyx_mstate_global->__pyx_n_u_option;
     } else {
 
-      /* "posonly/_options.py":384
+      /* "posonly/_options.py":387
  *         observer("inspect.getfullargspec",
  *                   "option" if options and not _GETFULLARGSPEC_OPTIONS.issuperset(options)
  *                   else why_not(_Signature, func))             # <<<<<<<<<<<<<<
@@ -10989,9 +10997,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  * 
 */
       __pyx_t_24 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_22, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_22)) __PYX_ERR(0, 384, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_22, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_22)) __PYX_ERR(0, 387, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_22);
-      __Pyx_GetModuleGlobalName(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_23)) __PYX_ERR(0, 384, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_23, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_23)) __PYX_ERR(0, 387, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_23);
       __pyx_t_8 = 1;
       #if CYTHON_UNPACK_METHODS
@@ -11011,7 +11019,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
         __Pyx_XDECREF(__pyx_t_24); __pyx_t_24 = 0;
         __Pyx_DECREF(__pyx_t_23); __pyx_t_23 = 0;
         __Pyx_DECREF(__pyx_t_22); __pyx_t_22 = 0;
-        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 384, __pyx_L1_error)
+        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 387, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
       }
       __pyx_t_6 = __pyx_t_13;
@@ -11036,12 +11044,12 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 382, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 385, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "posonly/_options.py":381
+    /* "posonly/_options.py":384
  *                 observer("inspect.getfullargspec", None)
  *             return _spec_of(sig)
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -11050,7 +11058,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
 */
   }
 
-  /* "posonly/_options.py":385
+  /* "posonly/_options.py":388
  *                   "option" if options and not _GETFULLARGSPEC_OPTIONS.issuperset(options)
  *                   else why_not(_Signature, func))
  *     return _INSPECT_GETFULLARGSPEC(func, **options)             # <<<<<<<<<<<<<<
@@ -11058,9 +11066,9 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
  * 
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_INSPECT_GETFULLARGSPEC); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 385, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_INSPECT_GETFULLARGSPEC); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 388, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_4 = PyDict_Copy(__pyx_v_options); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 385, __pyx_L1_error)
+  __pyx_t_4 = PyDict_Copy(__pyx_v_options); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 388, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_t_8 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -11080,7 +11088,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 385, __pyx_L1_error)
+    if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 388, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
   }
   {
@@ -11094,7 +11102,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
   __pyx_t_7 = 0;
   goto __pyx_L0;
 
-  /* "posonly/_options.py":370
+  /* "posonly/_options.py":373
  * 
  * 
  * def getfullargspec(func: Any, **options: Any) -> Any:             # <<<<<<<<<<<<<<
@@ -11123,7 +11131,7 @@ static PyObject *__pyx_pf_7posonly_8_options_24getfullargspec(CYTHON_UNUSED PyOb
   return __pyx_r;
 }
 
-/* "posonly/_options.py":388
+/* "posonly/_options.py":391
  * 
  * 
  * def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:             # <<<<<<<<<<<<<<
@@ -11182,29 +11190,29 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 388, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 391, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         default:
         case  1: values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 388, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
         break;
         case  0: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = (unlikely(__pyx_nargs < 1)) ? 0 : __pyx_nargs - 1;
       const Py_ssize_t used_pos_args = (kwd_pos_args < 0) ? kwd_pos_args : 0;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, __pyx_v_named, values, used_pos_args, __pyx_kwds_len, "getcallargs", 1) < (0)) __PYX_ERR(0, 388, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, __pyx_v_named, values, used_pos_args, __pyx_kwds_len, "getcallargs", 1) < (0)) __PYX_ERR(0, 391, __pyx_L3_error)
     } else if (unlikely(__pyx_nargs < 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 388, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 391, __pyx_L3_error)
     }
     __pyx_v_func = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("getcallargs", 0, 1, 1, __pyx_nargs); __PYX_ERR(0, 388, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("getcallargs", 0, 1, 1, __pyx_nargs); __PYX_ERR(0, 391, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -11287,7 +11295,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __Pyx_RefNannySetupContext("getcallargs", 0);
   __Pyx_INCREF(__pyx_v_positional);
 
-  /* "posonly/_options.py":390
+  /* "posonly/_options.py":393
  * def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
  *     """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
  *     sig = None             # <<<<<<<<<<<<<<
@@ -11297,7 +11305,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __Pyx_INCREF(Py_None);
   __pyx_v_sig = Py_None;
 
-  /* "posonly/_options.py":391
+  /* "posonly/_options.py":394
  *     """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
  *     sig = None
  *     kind = type(func)             # <<<<<<<<<<<<<<
@@ -11307,14 +11315,14 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __Pyx_INCREF(((PyObject *)Py_TYPE(__pyx_v_func)));
   __pyx_v_kind = ((PyTypeObject*)((PyObject *)Py_TYPE(__pyx_v_func)));
 
-  /* "posonly/_options.py":392
+  /* "posonly/_options.py":395
  *     sig = None
  *     kind = type(func)
  *     if kind is FUNCTION_TYPE or kind is _METHOD:             # <<<<<<<<<<<<<<
  *         try:
  *             sig = _spec_signature(func, {})
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 392, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_FUNCTION_TYPE); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 395, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_3 = (__pyx_v_kind == ((PyTypeObject*)__pyx_t_2));
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
@@ -11326,7 +11334,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 
     goto __pyx_L4_bool_binop_done;
   }
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 392, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 395, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_3 = (__pyx_v_kind == ((PyTypeObject*)__pyx_t_2));
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
@@ -11337,7 +11345,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":393
+    /* "posonly/_options.py":396
  *     kind = type(func)
  *     if kind is FUNCTION_TYPE or kind is _METHOD:
  *         try:             # <<<<<<<<<<<<<<
@@ -11353,7 +11361,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_XGOTREF(__pyx_t_6);
       /*try:*/ {
 
-        /* "posonly/_options.py":394
+        /* "posonly/_options.py":397
  *     if kind is FUNCTION_TYPE or kind is _METHOD:
  *         try:
  *             sig = _spec_signature(func, {})             # <<<<<<<<<<<<<<
@@ -11361,9 +11369,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *             sig = None
 */
         __pyx_t_7 = NULL;
-        __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_spec_signature); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 394, __pyx_L6_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_spec_signature); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 397, __pyx_L6_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_9 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 394, __pyx_L6_error)
+        __pyx_t_9 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 397, __pyx_L6_error)
         __Pyx_GOTREF(__pyx_t_9);
         __pyx_t_10 = 1;
         #if CYTHON_UNPACK_METHODS
@@ -11383,13 +11391,13 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
           __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
           __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-          if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 394, __pyx_L6_error)
+          if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 397, __pyx_L6_error)
           __Pyx_GOTREF(__pyx_t_2);
         }
         __Pyx_DECREF_SET(__pyx_v_sig, __pyx_t_2);
         __pyx_t_2 = 0;
 
-        /* "posonly/_options.py":393
+        /* "posonly/_options.py":396
  *     kind = type(func)
  *     if kind is FUNCTION_TYPE or kind is _METHOD:
  *         try:             # <<<<<<<<<<<<<<
@@ -11407,7 +11415,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-      /* "posonly/_options.py":395
+      /* "posonly/_options.py":398
  *         try:
  *             sig = _spec_signature(func, {})
  *         except Exception:  # noqa: BLE001 - inspect's own code raises it             # <<<<<<<<<<<<<<
@@ -11418,7 +11426,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       if (__pyx_t_11) {
         __Pyx_ErrRestore(0,0,0);
 
-        /* "posonly/_options.py":396
+        /* "posonly/_options.py":399
  *             sig = _spec_signature(func, {})
  *         except Exception:  # noqa: BLE001 - inspect's own code raises it
  *             sig = None             # <<<<<<<<<<<<<<
@@ -11431,7 +11439,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       }
       goto __pyx_L8_except_error;
 
-      /* "posonly/_options.py":393
+      /* "posonly/_options.py":396
  *     kind = type(func)
  *     if kind is FUNCTION_TYPE or kind is _METHOD:
  *         try:             # <<<<<<<<<<<<<<
@@ -11452,7 +11460,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_L11_try_end:;
     }
 
-    /* "posonly/_options.py":392
+    /* "posonly/_options.py":395
  *     sig = None
  *     kind = type(func)
  *     if kind is FUNCTION_TYPE or kind is _METHOD:             # <<<<<<<<<<<<<<
@@ -11461,7 +11469,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":397
+  /* "posonly/_options.py":400
  *         except Exception:  # noqa: BLE001 - inspect's own code raises it
  *             sig = None
  *     if sig is None:             # <<<<<<<<<<<<<<
@@ -11472,7 +11480,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":398
+    /* "posonly/_options.py":401
  *             sig = None
  *     if sig is None:
  *         if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -11480,9 +11488,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)
 */
     __pyx_t_8 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 398, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 401, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 398, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 401, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
     __pyx_t_10 = 1;
@@ -11502,7 +11510,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 398, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 401, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_INCREF(__pyx_t_2);
@@ -11512,7 +11520,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     if (__pyx_t_1) {
 
 
-      /* "posonly/_options.py":399
+      /* "posonly/_options.py":402
  *     if sig is None:
  *         if (observer := _core.get_observer()) is not None:
  *             observer("inspect.getcallargs", why_not(_Signature, func))             # <<<<<<<<<<<<<<
@@ -11523,9 +11531,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_INCREF(__pyx_v_observer);
       __pyx_t_8 = __pyx_v_observer; 
       __pyx_t_12 = NULL;
-      __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 399, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_why_not); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 402, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
-      __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 399, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_Signature); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 402, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
       __pyx_t_10 = 1;
       #if CYTHON_UNPACK_METHODS
@@ -11545,7 +11553,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 399, __pyx_L1_error)
+        if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 402, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_9);
       }
       __pyx_t_10 = 1;
@@ -11566,12 +11574,12 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 399, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 402, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-      /* "posonly/_options.py":398
+      /* "posonly/_options.py":401
  *             sig = None
  *     if sig is None:
  *         if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -11580,29 +11588,29 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
     }
 
-    /* "posonly/_options.py":400
+    /* "posonly/_options.py":403
  *         if (observer := _core.get_observer()) is not None:
  *             observer("inspect.getcallargs", why_not(_Signature, func))
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)             # <<<<<<<<<<<<<<
  *     if (observer := _core.get_observer()) is not None:
  *         observer("inspect.getcallargs", None)
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_INSPECT_GETCALLARGS); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 400, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_INSPECT_GETCALLARGS); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 400, __pyx_L1_error)
+    __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_INCREF(__pyx_v_func);
     __Pyx_GIVEREF(__pyx_v_func);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_func) != (0)) __PYX_ERR(0, 400, __pyx_L1_error);
-    __pyx_t_9 = __Pyx_PySequence_Tuple(__pyx_v_positional); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 400, __pyx_L1_error)
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_func) != (0)) __PYX_ERR(0, 403, __pyx_L1_error);
+    __pyx_t_9 = __Pyx_PySequence_Tuple(__pyx_v_positional); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_7 = PyNumber_Add(__pyx_t_8, __pyx_t_9); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 400, __pyx_L1_error)
+    __pyx_t_7 = PyNumber_Add(__pyx_t_8, __pyx_t_9); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-    __pyx_t_9 = PyDict_Copy(__pyx_v_named); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 400, __pyx_L1_error)
+    __pyx_t_9 = PyDict_Copy(__pyx_v_named); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_2, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 400, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_2, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 403, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -11618,7 +11626,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __pyx_t_8 = 0;
     goto __pyx_L0;
 
-    /* "posonly/_options.py":397
+    /* "posonly/_options.py":400
  *         except Exception:  # noqa: BLE001 - inspect's own code raises it
  *             sig = None
  *     if sig is None:             # <<<<<<<<<<<<<<
@@ -11627,7 +11635,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":401
+  /* "posonly/_options.py":404
  *             observer("inspect.getcallargs", why_not(_Signature, func))
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -11635,9 +11643,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *     # inspect's getcallargs, step for step, from its getfullargspec's fields.
 */
   __pyx_t_9 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 401, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_core_2); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 404, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 401, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_get_observer); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 404, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_10 = 1;
@@ -11657,7 +11665,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_2, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 401, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 404, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   __Pyx_INCREF(__pyx_t_8);
@@ -11667,18 +11675,18 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":402
+    /* "posonly/_options.py":405
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)
  *     if (observer := _core.get_observer()) is not None:
  *         observer("inspect.getcallargs", None)             # <<<<<<<<<<<<<<
  *     # inspect's getcallargs, step for step, from its getfullargspec's fields.
  *     args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig, False)
 */
-    __pyx_t_8 = __Pyx_PyObject_Call(__pyx_v_observer, __pyx_mstate_global->__pyx_tuple[6], NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 402, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_Call(__pyx_v_observer, __pyx_mstate_global->__pyx_tuple[6], NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 405, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":401
+    /* "posonly/_options.py":404
  *             observer("inspect.getcallargs", why_not(_Signature, func))
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)
  *     if (observer := _core.get_observer()) is not None:             # <<<<<<<<<<<<<<
@@ -11687,7 +11695,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":404
+  /* "posonly/_options.py":407
  *         observer("inspect.getcallargs", None)
  *     # inspect's getcallargs, step for step, from its getfullargspec's fields.
  *     args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig, False)             # <<<<<<<<<<<<<<
@@ -11695,7 +11703,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *     arg2value: Dict[str, Any] = {}
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_spec_of); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 404, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_spec_of); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 407, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
   __pyx_t_10 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -11714,7 +11722,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_9, __pyx_callargs+__pyx_t_10, (3-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 404, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 407, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
   }
   if ((likely(PyTuple_CheckExact(__pyx_t_8))) || (PyList_CheckExact(__pyx_t_8))) {
@@ -11723,7 +11731,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     if (unlikely(size != 7)) {
       if (size > 7) __Pyx_RaiseTooManyValuesError(7);
       else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-      __PYX_ERR(0, 404, __pyx_L1_error)
+      __PYX_ERR(0, 407, __pyx_L1_error)
     }
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
     if (likely(PyTuple_CheckExact(sequence))) {
@@ -11743,25 +11751,25 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_INCREF(__pyx_t_15);
     } else {
       __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_9);
       __pyx_t_2 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_2);
       __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_7);
       __pyx_t_13 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_13);
       __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_14);
       __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_12);
       __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 6, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 404, __pyx_L1_error)
+      if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 407, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_15);
     }
     #else
@@ -11769,7 +11777,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       Py_ssize_t i;
       PyObject** temps[7] = {&__pyx_t_9,&__pyx_t_2,&__pyx_t_7,&__pyx_t_13,&__pyx_t_14,&__pyx_t_12,&__pyx_t_15};
       for (i=0; i < 7; i++) {
-        PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 404, __pyx_L1_error)
+        PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 407, __pyx_L1_error)
         __Pyx_GOTREF(item);
         *(temps[i]) = item;
       }
@@ -11779,7 +11787,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   } else {
     Py_ssize_t index = -1;
     PyObject** temps[7] = {&__pyx_t_9,&__pyx_t_2,&__pyx_t_7,&__pyx_t_13,&__pyx_t_14,&__pyx_t_12,&__pyx_t_15};
-    __pyx_t_16 = PyObject_GetIter(__pyx_t_8); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 404, __pyx_L1_error)
+    __pyx_t_16 = PyObject_GetIter(__pyx_t_8); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 407, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __pyx_t_17 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_16);
@@ -11788,7 +11796,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_GOTREF(item);
       *(temps[index]) = item;
     }
-    if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 7) < (0)) __PYX_ERR(0, 404, __pyx_L1_error)
+    if (__Pyx_IternextUnpackEndCheck(__pyx_t_17(__pyx_t_16), 7) < (0)) __PYX_ERR(0, 407, __pyx_L1_error)
     __pyx_t_17 = NULL;
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
     goto __pyx_L18_unpacking_done;
@@ -11796,7 +11804,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
     __pyx_t_17 = NULL;
     if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-    __PYX_ERR(0, 404, __pyx_L1_error)
+    __PYX_ERR(0, 407, __pyx_L1_error)
     __pyx_L18_unpacking_done:;
   }
   __pyx_v_args = __pyx_t_9;
@@ -11814,38 +11822,38 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __pyx_v__ = __pyx_t_15;
   __pyx_t_15 = 0;
 
-  /* "posonly/_options.py":405
+  /* "posonly/_options.py":408
  *     # inspect's getcallargs, step for step, from its getfullargspec's fields.
  *     args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig, False)
  *     f_name = func.__name__             # <<<<<<<<<<<<<<
  *     arg2value: Dict[str, Any] = {}
  *     if kind is _METHOD and func.__self__ is not None:
 */
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_name); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 405, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_name); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 408, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_f_name = __pyx_t_8;
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":406
+  /* "posonly/_options.py":409
  *     args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults, _ = _spec_of(sig, False)
  *     f_name = func.__name__
  *     arg2value: Dict[str, Any] = {}             # <<<<<<<<<<<<<<
  *     if kind is _METHOD and func.__self__ is not None:
  *         positional = (func.__self__,) + positional
 */
-  __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 406, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 409, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_arg2value = ((PyObject*)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":407
+  /* "posonly/_options.py":410
  *     f_name = func.__name__
  *     arg2value: Dict[str, Any] = {}
  *     if kind is _METHOD and func.__self__ is not None:             # <<<<<<<<<<<<<<
  *         positional = (func.__self__,) + positional
  *     num_pos = len(positional)
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_METHOD); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_t_3 = (__pyx_v_kind == ((PyTypeObject*)__pyx_t_8));
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -11857,7 +11865,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 
     goto __pyx_L20_bool_binop_done;
   }
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_self); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 407, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_self); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 410, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_t_3 = (__pyx_t_8 != Py_None);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -11868,27 +11876,27 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":408
+    /* "posonly/_options.py":411
  *     arg2value: Dict[str, Any] = {}
  *     if kind is _METHOD and func.__self__ is not None:
  *         positional = (func.__self__,) + positional             # <<<<<<<<<<<<<<
  *     num_pos = len(positional)
  *     num_args = len(args)
 */
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_self); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 408, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_func, __pyx_mstate_global->__pyx_n_u_self); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 411, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_15 = PyTuple_New(1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 408, __pyx_L1_error)
+    __pyx_t_15 = PyTuple_New(1); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 411, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 408, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 411, __pyx_L1_error);
     __pyx_t_8 = 0;
-    __pyx_t_8 = PyNumber_Add(__pyx_t_15, __pyx_v_positional); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 408, __pyx_L1_error)
+    __pyx_t_8 = PyNumber_Add(__pyx_t_15, __pyx_v_positional); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 411, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
     __Pyx_DECREF_SET(__pyx_v_positional, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":407
+    /* "posonly/_options.py":410
  *     f_name = func.__name__
  *     arg2value: Dict[str, Any] = {}
  *     if kind is _METHOD and func.__self__ is not None:             # <<<<<<<<<<<<<<
@@ -11897,45 +11905,45 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":409
+  /* "posonly/_options.py":412
  *     if kind is _METHOD and func.__self__ is not None:
  *         positional = (func.__self__,) + positional
  *     num_pos = len(positional)             # <<<<<<<<<<<<<<
  *     num_args = len(args)
  *     num_defaults = len(defaults) if defaults else 0
 */
-  __pyx_t_18 = PyObject_Length(__pyx_v_positional); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 409, __pyx_L1_error)
+  __pyx_t_18 = PyObject_Length(__pyx_v_positional); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 412, __pyx_L1_error)
   __pyx_v_num_pos = __pyx_t_18;
 
-  /* "posonly/_options.py":410
+  /* "posonly/_options.py":413
  *         positional = (func.__self__,) + positional
  *     num_pos = len(positional)
  *     num_args = len(args)             # <<<<<<<<<<<<<<
  *     num_defaults = len(defaults) if defaults else 0
  *     n = min(num_pos, num_args)
 */
-  __pyx_t_18 = PyObject_Length(__pyx_v_args); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 410, __pyx_L1_error)
-  __pyx_t_8 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 410, __pyx_L1_error)
+  __pyx_t_18 = PyObject_Length(__pyx_v_args); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 413, __pyx_L1_error)
+  __pyx_t_8 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 413, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
 
-  if (__Pyx_PyInt_FromNumber(&__pyx_t_8, NULL, 0) < (0)) __PYX_ERR(0, 410, __pyx_L1_error)
+  if (__Pyx_PyInt_FromNumber(&__pyx_t_8, NULL, 0) < (0)) __PYX_ERR(0, 413, __pyx_L1_error)
   __pyx_v_num_args = ((PyObject*)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":411
+  /* "posonly/_options.py":414
  *     num_pos = len(positional)
  *     num_args = len(args)
  *     num_defaults = len(defaults) if defaults else 0             # <<<<<<<<<<<<<<
  *     n = min(num_pos, num_args)
  *     for i in range(n):
 */
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 411, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_defaults); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 414, __pyx_L1_error)
   if (__pyx_t_1) {
-    __pyx_t_18 = PyObject_Length(__pyx_v_defaults); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 411, __pyx_L1_error)
-    __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 411, __pyx_L1_error)
+    __pyx_t_18 = PyObject_Length(__pyx_v_defaults); if (unlikely(__pyx_t_18 == ((Py_ssize_t)-1))) __PYX_ERR(0, 414, __pyx_L1_error)
+    __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 414, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
 
-    if (__Pyx_PyInt_FromNumber(&__pyx_t_15, NULL, 0) < (0)) __PYX_ERR(0, 411, __pyx_L1_error)
+    if (__Pyx_PyInt_FromNumber(&__pyx_t_15, NULL, 0) < (0)) __PYX_ERR(0, 414, __pyx_L1_error)
     __pyx_t_8 = __pyx_t_15;
     __pyx_t_15 = 0;
   } else {
@@ -11946,7 +11954,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __pyx_v_num_defaults = ((PyObject*)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":412
+  /* "posonly/_options.py":415
  *     num_args = len(args)
  *     num_defaults = len(defaults) if defaults else 0
  *     n = min(num_pos, num_args)             # <<<<<<<<<<<<<<
@@ -11957,17 +11965,17 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __pyx_t_19 = __pyx_v_num_args;
 
   __pyx_t_18 = __pyx_v_num_pos;
-  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 412, __pyx_L1_error)
+  __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_1 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_t_19, __pyx_t_15, Py_LT); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 412, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_t_19, __pyx_t_15, Py_LT); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 415, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   if (__pyx_t_1) {
     __Pyx_INCREF(__pyx_t_19);
     __pyx_t_8 = __pyx_t_19;
   } else {
-    __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 412, __pyx_L1_error)
+    __pyx_t_15 = PyLong_FromSsize_t(__pyx_t_18); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 415, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
-    if (__Pyx_PyInt_FromNumber(&__pyx_t_15, NULL, 0) < (0)) __PYX_ERR(0, 412, __pyx_L1_error)
+    if (__Pyx_PyInt_FromNumber(&__pyx_t_15, NULL, 0) < (0)) __PYX_ERR(0, 415, __pyx_L1_error)
     __pyx_t_8 = __pyx_t_15;
     __pyx_t_15 = 0;
   }
@@ -11979,7 +11987,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __pyx_v_n = ((PyObject*)__pyx_t_15);
   __pyx_t_15 = 0;
 
-  /* "posonly/_options.py":413
+  /* "posonly/_options.py":416
  *     num_defaults = len(defaults) if defaults else 0
  *     n = min(num_pos, num_args)
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -11992,12 +12000,12 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     PyObject *__pyx_callargs[2] = {__pyx_t_8, __pyx_v_n};
     __pyx_t_15 = __Pyx_PyObject_FastCall((PyObject*)(&PyRange_Type), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 413, __pyx_L1_error)
+    if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 416, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
   }
-  __pyx_t_8 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 413, __pyx_L1_error)
+  __pyx_t_8 = PyObject_GetIter(__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 413, __pyx_L1_error)
+  __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 416, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   for (;;) {
     {
@@ -12005,7 +12013,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       if (unlikely(!__pyx_t_15)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 413, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 416, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -12015,22 +12023,22 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __Pyx_XDECREF_SET(__pyx_v_i, __pyx_t_15);
     __pyx_t_15 = 0;
 
-    /* "posonly/_options.py":414
+    /* "posonly/_options.py":417
  *     n = min(num_pos, num_args)
  *     for i in range(n):
  *         arg2value[args[i]] = positional[i]             # <<<<<<<<<<<<<<
  *     if varargs:
  *         arg2value[varargs] = tuple(positional[n:])
 */
-    __pyx_t_15 = __Pyx_PyObject_GetItem(__pyx_v_positional, __pyx_v_i); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 414, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyObject_GetItem(__pyx_v_positional, __pyx_v_i); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 417, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
-    __pyx_t_12 = __Pyx_PyObject_GetItem(__pyx_v_args, __pyx_v_i); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 414, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyObject_GetItem(__pyx_v_args, __pyx_v_i); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 417, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_12);
-    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_t_12, __pyx_t_15) < 0))) __PYX_ERR(0, 414, __pyx_L1_error)
+    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_t_12, __pyx_t_15) < 0))) __PYX_ERR(0, 417, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
     __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
-    /* "posonly/_options.py":413
+    /* "posonly/_options.py":416
  *     num_defaults = len(defaults) if defaults else 0
  *     n = min(num_pos, num_args)
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -12040,33 +12048,33 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   }
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":415
+  /* "posonly/_options.py":418
  *     for i in range(n):
  *         arg2value[args[i]] = positional[i]
  *     if varargs:             # <<<<<<<<<<<<<<
  *         arg2value[varargs] = tuple(positional[n:])
  *     possible_kwargs = set(args + kwonlyargs)
 */
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varargs); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 415, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varargs); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 418, __pyx_L1_error)
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":416
+    /* "posonly/_options.py":419
  *         arg2value[args[i]] = positional[i]
  *     if varargs:
  *         arg2value[varargs] = tuple(positional[n:])             # <<<<<<<<<<<<<<
  *     possible_kwargs = set(args + kwonlyargs)
  *     if varkw:
 */
-    __pyx_t_8 = __Pyx_PyObject_GetSlice(__pyx_v_positional, 0, 0, &__pyx_v_n, NULL, NULL, 0, 0, 1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 416, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetSlice(__pyx_v_positional, 0, 0, &__pyx_v_n, NULL, NULL, 0, 0, 1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 419, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_15 = __Pyx_PySequence_Tuple(__pyx_t_8); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 416, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PySequence_Tuple(__pyx_t_8); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 419, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_varargs, __pyx_t_15) < 0))) __PYX_ERR(0, 416, __pyx_L1_error)
+    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_varargs, __pyx_t_15) < 0))) __PYX_ERR(0, 419, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
-    /* "posonly/_options.py":415
+    /* "posonly/_options.py":418
  *     for i in range(n):
  *         arg2value[args[i]] = positional[i]
  *     if varargs:             # <<<<<<<<<<<<<<
@@ -12075,45 +12083,45 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":417
+  /* "posonly/_options.py":420
  *     if varargs:
  *         arg2value[varargs] = tuple(positional[n:])
  *     possible_kwargs = set(args + kwonlyargs)             # <<<<<<<<<<<<<<
  *     if varkw:
  *         arg2value[varkw] = {}
 */
-  __pyx_t_15 = __Pyx_PyNumber_Add_object_object(__pyx_v_args, __pyx_v_kwonlyargs); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 417, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyNumber_Add_object_object(__pyx_v_args, __pyx_v_kwonlyargs); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 420, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_8 = PySet_New(__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 417, __pyx_L1_error)
+  __pyx_t_8 = PySet_New(__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 420, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
   __pyx_v_possible_kwargs = ((PyObject*)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":418
+  /* "posonly/_options.py":421
  *         arg2value[varargs] = tuple(positional[n:])
  *     possible_kwargs = set(args + kwonlyargs)
  *     if varkw:             # <<<<<<<<<<<<<<
  *         arg2value[varkw] = {}
  *     for kw, value in named.items():
 */
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varkw); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 418, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varkw); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 421, __pyx_L1_error)
   if (__pyx_t_1) {
 
 
-    /* "posonly/_options.py":419
+    /* "posonly/_options.py":422
  *     possible_kwargs = set(args + kwonlyargs)
  *     if varkw:
  *         arg2value[varkw] = {}             # <<<<<<<<<<<<<<
  *     for kw, value in named.items():
  *         if kw not in possible_kwargs:
 */
-    __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 419, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 422, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_varkw, __pyx_t_8) < 0))) __PYX_ERR(0, 419, __pyx_L1_error)
+    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_varkw, __pyx_t_8) < 0))) __PYX_ERR(0, 422, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":418
+    /* "posonly/_options.py":421
  *         arg2value[varargs] = tuple(positional[n:])
  *     possible_kwargs = set(args + kwonlyargs)
  *     if varkw:             # <<<<<<<<<<<<<<
@@ -12122,7 +12130,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":420
+  /* "posonly/_options.py":423
  *     if varkw:
  *         arg2value[varkw] = {}
  *     for kw, value in named.items():             # <<<<<<<<<<<<<<
@@ -12130,7 +12138,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *             if not varkw:
 */
   __pyx_t_18 = 0;
-  __pyx_t_15 = __Pyx_dict_iterator(__pyx_v_named, 1, __pyx_mstate_global->__pyx_n_u_items, (&__pyx_t_21), (&__pyx_t_11)); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 420, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_dict_iterator(__pyx_v_named, 1, __pyx_mstate_global->__pyx_n_u_items, (&__pyx_t_21), (&__pyx_t_11)); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 423, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
   __Pyx_XDECREF(__pyx_t_8);
   __pyx_t_8 = __pyx_t_15;
@@ -12138,7 +12146,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   while (1) {
     __pyx_t_22 = __Pyx_dict_iter_next(__pyx_t_8, __pyx_t_21, &__pyx_t_18, &__pyx_t_15, &__pyx_t_12, NULL, __pyx_t_11);
     if (unlikely(__pyx_t_22 == 0)) break;
-    if (unlikely(__pyx_t_22 == -1)) __PYX_ERR(0, 420, __pyx_L1_error)
+    if (unlikely(__pyx_t_22 == -1)) __PYX_ERR(0, 423, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_15);
     __Pyx_GOTREF(__pyx_t_12);
     __Pyx_XDECREF_SET(__pyx_v_kw, __pyx_t_15);
@@ -12146,32 +12154,32 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __Pyx_XDECREF_SET(__pyx_v_value, __pyx_t_12);
     __pyx_t_12 = 0;
 
-    /* "posonly/_options.py":421
+    /* "posonly/_options.py":424
  *         arg2value[varkw] = {}
  *     for kw, value in named.items():
  *         if kw not in possible_kwargs:             # <<<<<<<<<<<<<<
  *             if not varkw:
  *                 raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))
 */
-    __pyx_t_1 = (__Pyx_PySet_ContainsTF(__pyx_v_kw, __pyx_v_possible_kwargs, Py_NE)); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 421, __pyx_L1_error)
+    __pyx_t_1 = (__Pyx_PySet_ContainsTF(__pyx_v_kw, __pyx_v_possible_kwargs, Py_NE)); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 424, __pyx_L1_error)
     if (__pyx_t_1) {
 
 
-      /* "posonly/_options.py":422
+      /* "posonly/_options.py":425
  *     for kw, value in named.items():
  *         if kw not in possible_kwargs:
  *             if not varkw:             # <<<<<<<<<<<<<<
  *                 raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))
  *             arg2value[varkw][kw] = value
 */
-      __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varkw); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 422, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varkw); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 425, __pyx_L1_error)
       __pyx_t_3 = (!__pyx_t_1);
 
 
       if (unlikely(__pyx_t_3)) {
 
 
-        /* "posonly/_options.py":423
+        /* "posonly/_options.py":426
  *         if kw not in possible_kwargs:
  *             if not varkw:
  *                 raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))             # <<<<<<<<<<<<<<
@@ -12179,9 +12187,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *             continue
 */
         __pyx_t_15 = NULL;
-        __pyx_t_14 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Str(__pyx_v_f_name), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 423, __pyx_L1_error)
+        __pyx_t_14 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Str(__pyx_v_f_name), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 426, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_kw), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 423, __pyx_L1_error)
+        __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_kw), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 426, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_t_23[0] = __pyx_t_14;
         __pyx_t_23[1] = __pyx_mstate_global->__pyx_kp_u_got_an_unexpected_keyword_argum;
@@ -12195,7 +12203,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         __pyx_t_22 |= __Pyx_PyUnicode_KIND_04(__pyx_t_23[0]) | __Pyx_PyUnicode_KIND_04(__pyx_t_23[2]);
         #endif
         __pyx_t_7 = __Pyx_PyUnicode_Join(__pyx_t_23, 3, __pyx_t_24, __pyx_t_22);
-        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 423, __pyx_L1_error)
+        if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 426, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_7);
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -12205,14 +12213,14 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           __pyx_t_12 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_TypeError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_15); __pyx_t_15 = 0;
           __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 423, __pyx_L1_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 426, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_12);
         }
         __Pyx_Raise(__pyx_t_12, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
-        __PYX_ERR(0, 423, __pyx_L1_error)
+        __PYX_ERR(0, 426, __pyx_L1_error)
 
-        /* "posonly/_options.py":422
+        /* "posonly/_options.py":425
  *     for kw, value in named.items():
  *         if kw not in possible_kwargs:
  *             if not varkw:             # <<<<<<<<<<<<<<
@@ -12221,19 +12229,19 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
       }
 
-      /* "posonly/_options.py":424
+      /* "posonly/_options.py":427
  *             if not varkw:
  *                 raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))
  *             arg2value[varkw][kw] = value             # <<<<<<<<<<<<<<
  *             continue
  *         if kw in arg2value:
 */
-      __pyx_t_12 = __Pyx_PyDict_GetItem(__pyx_v_arg2value, __pyx_v_varkw); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 424, __pyx_L1_error)
+      __pyx_t_12 = __Pyx_PyDict_GetItem(__pyx_v_arg2value, __pyx_v_varkw); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 427, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_12);
-      if (unlikely((PyObject_SetItem(__pyx_t_12, __pyx_v_kw, __pyx_v_value) < 0))) __PYX_ERR(0, 424, __pyx_L1_error)
+      if (unlikely((PyObject_SetItem(__pyx_t_12, __pyx_v_kw, __pyx_v_value) < 0))) __PYX_ERR(0, 427, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
 
-      /* "posonly/_options.py":425
+      /* "posonly/_options.py":428
  *                 raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))
  *             arg2value[varkw][kw] = value
  *             continue             # <<<<<<<<<<<<<<
@@ -12242,7 +12250,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
       goto __pyx_L27_continue;
 
-      /* "posonly/_options.py":421
+      /* "posonly/_options.py":424
  *         arg2value[varkw] = {}
  *     for kw, value in named.items():
  *         if kw not in possible_kwargs:             # <<<<<<<<<<<<<<
@@ -12251,18 +12259,18 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
     }
 
-    /* "posonly/_options.py":426
+    /* "posonly/_options.py":429
  *             arg2value[varkw][kw] = value
  *             continue
  *         if kw in arg2value:             # <<<<<<<<<<<<<<
  *             raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))
  *         arg2value[kw] = value
 */
-    __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_kw, __pyx_v_arg2value, Py_EQ)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 426, __pyx_L1_error)
+    __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_kw, __pyx_v_arg2value, Py_EQ)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 429, __pyx_L1_error)
     if (unlikely(__pyx_t_3)) {
 
 
-      /* "posonly/_options.py":427
+      /* "posonly/_options.py":430
  *             continue
  *         if kw in arg2value:
  *             raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))             # <<<<<<<<<<<<<<
@@ -12270,9 +12278,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *     if num_pos > num_args and not varargs:
 */
       __pyx_t_7 = NULL;
-      __pyx_t_15 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Str(__pyx_v_f_name), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 427, __pyx_L1_error)
+      __pyx_t_15 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Str(__pyx_v_f_name), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 430, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_15);
-      __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_kw), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 427, __pyx_L1_error)
+      __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_kw), __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 430, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
       __pyx_t_23[0] = __pyx_t_15;
       __pyx_t_23[1] = __pyx_mstate_global->__pyx_kp_u_got_multiple_values_for_argumen;
@@ -12286,7 +12294,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_22 |= __Pyx_PyUnicode_KIND_04(__pyx_t_23[0]) | __Pyx_PyUnicode_KIND_04(__pyx_t_23[2]);
       #endif
       __pyx_t_14 = __Pyx_PyUnicode_Join(__pyx_t_23, 3, __pyx_t_24, __pyx_t_22);
-      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 427, __pyx_L1_error)
+      if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 430, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
       __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
       __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -12296,14 +12304,14 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         __pyx_t_12 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_TypeError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-        if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 427, __pyx_L1_error)
+        if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 430, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_12);
       }
       __Pyx_Raise(__pyx_t_12, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
-      __PYX_ERR(0, 427, __pyx_L1_error)
+      __PYX_ERR(0, 430, __pyx_L1_error)
 
-      /* "posonly/_options.py":426
+      /* "posonly/_options.py":429
  *             arg2value[varkw][kw] = value
  *             continue
  *         if kw in arg2value:             # <<<<<<<<<<<<<<
@@ -12312,28 +12320,28 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
     }
 
-    /* "posonly/_options.py":428
+    /* "posonly/_options.py":431
  *         if kw in arg2value:
  *             raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))
  *         arg2value[kw] = value             # <<<<<<<<<<<<<<
  *     if num_pos > num_args and not varargs:
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
 */
-    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_kw, __pyx_v_value) < 0))) __PYX_ERR(0, 428, __pyx_L1_error)
+    if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_kw, __pyx_v_value) < 0))) __PYX_ERR(0, 431, __pyx_L1_error)
     __pyx_L27_continue:;
   }
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":429
+  /* "posonly/_options.py":432
  *             raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))
  *         arg2value[kw] = value
  *     if num_pos > num_args and not varargs:             # <<<<<<<<<<<<<<
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
  *                           num_defaults, num_pos, arg2value)
 */
-  __pyx_t_8 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 429, __pyx_L1_error)
+  __pyx_t_8 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 432, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_1 = __Pyx_PyObject_CompareBoolGt_int_int(__pyx_t_8, __pyx_v_num_args, Py_GT); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 429, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_CompareBoolGt_int_int(__pyx_t_8, __pyx_v_num_args, Py_GT); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 432, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   if (__pyx_t_1) {
 
@@ -12343,7 +12351,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 
     goto __pyx_L33_bool_binop_done;
   }
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varargs); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 429, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_varargs); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 432, __pyx_L1_error)
   __pyx_t_25 = (!__pyx_t_1);
 
 
@@ -12354,7 +12362,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   if (__pyx_t_3) {
 
 
-    /* "posonly/_options.py":430
+    /* "posonly/_options.py":433
  *         arg2value[kw] = value
  *     if num_pos > num_args and not varargs:
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]             # <<<<<<<<<<<<<<
@@ -12362,20 +12370,20 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *     if num_pos < num_args:
 */
     __pyx_t_12 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 430, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 433, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_too_many); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 430, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_14, __pyx_mstate_global->__pyx_n_u_too_many); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 433, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
 
-    /* "posonly/_options.py":431
+    /* "posonly/_options.py":434
  *     if num_pos > num_args and not varargs:
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
  *                           num_defaults, num_pos, arg2value)             # <<<<<<<<<<<<<<
  *     if num_pos < num_args:
  *         req = args[:num_args - num_defaults]
 */
-    __pyx_t_14 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 431, __pyx_L1_error)
+    __pyx_t_14 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 434, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
     __pyx_t_10 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -12395,12 +12403,12 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 430, __pyx_L1_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 433, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
     }
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":429
+    /* "posonly/_options.py":432
  *             raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))
  *         arg2value[kw] = value
  *     if num_pos > num_args and not varargs:             # <<<<<<<<<<<<<<
@@ -12409,36 +12417,36 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":432
+  /* "posonly/_options.py":435
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
  *                           num_defaults, num_pos, arg2value)
  *     if num_pos < num_args:             # <<<<<<<<<<<<<<
  *         req = args[:num_args - num_defaults]
  *         for arg in req:
 */
-  __pyx_t_8 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 432, __pyx_L1_error)
+  __pyx_t_8 = PyLong_FromSsize_t(__pyx_v_num_pos); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 435, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_t_8, __pyx_v_num_args, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 432, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_t_8, __pyx_v_num_args, Py_LT); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 435, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   if (__pyx_t_3) {
 
 
-    /* "posonly/_options.py":433
+    /* "posonly/_options.py":436
  *                           num_defaults, num_pos, arg2value)
  *     if num_pos < num_args:
  *         req = args[:num_args - num_defaults]             # <<<<<<<<<<<<<<
  *         for arg in req:
  *             if arg not in arg2value:
 */
-    __pyx_t_8 = __Pyx_PyNumber_Subtract_int_int(__pyx_v_num_args, __pyx_v_num_defaults); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyNumber_Subtract_int_int(__pyx_v_num_args, __pyx_v_num_defaults); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 436, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_7 = __Pyx_PyObject_GetSlice(__pyx_v_args, 0, 0, NULL, &__pyx_t_8, NULL, 0, 0, 1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetSlice(__pyx_v_args, 0, 0, NULL, &__pyx_t_8, NULL, 0, 0, 1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 436, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __pyx_v_req = __pyx_t_7;
     __pyx_t_7 = 0;
 
-    /* "posonly/_options.py":434
+    /* "posonly/_options.py":437
  *     if num_pos < num_args:
  *         req = args[:num_args - num_defaults]
  *         for arg in req:             # <<<<<<<<<<<<<<
@@ -12450,9 +12458,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_21 = 0;
       __pyx_t_20 = NULL;
     } else {
-      __pyx_t_21 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_v_req); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 434, __pyx_L1_error)
+      __pyx_t_21 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_v_req); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 437, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 434, __pyx_L1_error)
+      __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 437, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_20)) {
@@ -12460,7 +12468,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 434, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 437, __pyx_L1_error)
             #endif
             if (__pyx_t_21 >= __pyx_temp) break;
           }
@@ -12470,7 +12478,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 434, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 437, __pyx_L1_error)
             #endif
             if (__pyx_t_21 >= __pyx_temp) break;
           }
@@ -12481,13 +12489,13 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           #endif
           ++__pyx_t_21;
         }
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 434, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 437, __pyx_L1_error)
       } else {
         __pyx_t_8 = __pyx_t_20(__pyx_t_7);
         if (unlikely(!__pyx_t_8)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 434, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 437, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -12497,18 +12505,18 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __Pyx_XDECREF_SET(__pyx_v_arg, __pyx_t_8);
       __pyx_t_8 = 0;
 
-      /* "posonly/_options.py":435
+      /* "posonly/_options.py":438
  *         req = args[:num_args - num_defaults]
  *         for arg in req:
  *             if arg not in arg2value:             # <<<<<<<<<<<<<<
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]
  *         for i, arg in enumerate(args[num_args - num_defaults:]):
 */
-      __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_arg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 435, __pyx_L1_error)
+      __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_arg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 438, __pyx_L1_error)
       if (__pyx_t_3) {
 
 
-        /* "posonly/_options.py":436
+        /* "posonly/_options.py":439
  *         for arg in req:
  *             if arg not in arg2value:
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]             # <<<<<<<<<<<<<<
@@ -12516,9 +12524,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *             if arg not in arg2value:
 */
         __pyx_t_14 = NULL;
-        __Pyx_GetModuleGlobalName(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 436, __pyx_L1_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 439, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_13 = __Pyx_PyObject_GetAttrStr(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_missing_arguments); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 436, __pyx_L1_error)
+        __pyx_t_13 = __Pyx_PyObject_GetAttrStr(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_missing_arguments); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 439, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __pyx_t_10 = 1;
@@ -12538,12 +12546,12 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           __pyx_t_8 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_13, __pyx_callargs+__pyx_t_10, (5-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_14); __pyx_t_14 = 0;
           __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 436, __pyx_L1_error)
+          if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 439, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_8);
         }
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "posonly/_options.py":435
+        /* "posonly/_options.py":438
  *         req = args[:num_args - num_defaults]
  *         for arg in req:
  *             if arg not in arg2value:             # <<<<<<<<<<<<<<
@@ -12552,7 +12560,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
       }
 
-      /* "posonly/_options.py":434
+      /* "posonly/_options.py":437
  *     if num_pos < num_args:
  *         req = args[:num_args - num_defaults]
  *         for arg in req:             # <<<<<<<<<<<<<<
@@ -12562,7 +12570,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "posonly/_options.py":437
+    /* "posonly/_options.py":440
  *             if arg not in arg2value:
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]
  *         for i, arg in enumerate(args[num_args - num_defaults:]):             # <<<<<<<<<<<<<<
@@ -12571,9 +12579,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
     __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
     __pyx_t_7 = __pyx_mstate_global->__pyx_int_0;
-    __pyx_t_8 = __Pyx_PyNumber_Subtract_int_int(__pyx_v_num_args, __pyx_v_num_defaults); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 437, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyNumber_Subtract_int_int(__pyx_v_num_args, __pyx_v_num_defaults); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 440, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_13 = __Pyx_PyObject_GetSlice(__pyx_v_args, 0, 0, &__pyx_t_8, NULL, NULL, 0, 0, 1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 437, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyObject_GetSlice(__pyx_v_args, 0, 0, &__pyx_t_8, NULL, NULL, 0, 0, 1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 440, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     if (likely(PyList_CheckExact(__pyx_t_13)) || PyTuple_CheckExact(__pyx_t_13)) {
@@ -12581,9 +12589,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_21 = 0;
       __pyx_t_20 = NULL;
     } else {
-      __pyx_t_21 = -1; __pyx_t_8 = PyObject_GetIter(__pyx_t_13); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 437, __pyx_L1_error)
+      __pyx_t_21 = -1; __pyx_t_8 = PyObject_GetIter(__pyx_t_13); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 440, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
-      __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 437, __pyx_L1_error)
+      __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_8); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 440, __pyx_L1_error)
     }
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     for (;;) {
@@ -12592,7 +12600,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_8);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 437, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 440, __pyx_L1_error)
             #endif
             if (__pyx_t_21 >= __pyx_temp) break;
           }
@@ -12602,7 +12610,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_8);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 437, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 440, __pyx_L1_error)
             #endif
             if (__pyx_t_21 >= __pyx_temp) break;
           }
@@ -12613,13 +12621,13 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
           #endif
           ++__pyx_t_21;
         }
-        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 437, __pyx_L1_error)
+        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 440, __pyx_L1_error)
       } else {
         __pyx_t_13 = __pyx_t_20(__pyx_t_8);
         if (unlikely(!__pyx_t_13)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 437, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 440, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -12630,36 +12638,36 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_13 = 0;
       __Pyx_INCREF(__pyx_t_7);
       __Pyx_XDECREF_SET(__pyx_v_i, __pyx_t_7);
-      __pyx_t_13 = __Pyx_PyLong_AddObjC(__pyx_t_7, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 437, __pyx_L1_error)
+      __pyx_t_13 = __Pyx_PyLong_AddObjC(__pyx_t_7, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 440, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
       __Pyx_DECREF(__pyx_t_7);
       __pyx_t_7 = __pyx_t_13;
       __pyx_t_13 = 0;
 
-      /* "posonly/_options.py":438
+      /* "posonly/_options.py":441
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]
  *         for i, arg in enumerate(args[num_args - num_defaults:]):
  *             if arg not in arg2value:             # <<<<<<<<<<<<<<
  *                 arg2value[arg] = defaults[i]
  *     missing = 0
 */
-      __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_arg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 438, __pyx_L1_error)
+      __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_arg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 441, __pyx_L1_error)
       if (__pyx_t_3) {
 
 
-        /* "posonly/_options.py":439
+        /* "posonly/_options.py":442
  *         for i, arg in enumerate(args[num_args - num_defaults:]):
  *             if arg not in arg2value:
  *                 arg2value[arg] = defaults[i]             # <<<<<<<<<<<<<<
  *     missing = 0
  *     for kwarg in kwonlyargs:
 */
-        __pyx_t_13 = __Pyx_PyObject_GetItem(__pyx_v_defaults, __pyx_v_i); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 439, __pyx_L1_error)
+        __pyx_t_13 = __Pyx_PyObject_GetItem(__pyx_v_defaults, __pyx_v_i); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 442, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
-        if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_arg, __pyx_t_13) < 0))) __PYX_ERR(0, 439, __pyx_L1_error)
+        if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_arg, __pyx_t_13) < 0))) __PYX_ERR(0, 442, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-        /* "posonly/_options.py":438
+        /* "posonly/_options.py":441
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]
  *         for i, arg in enumerate(args[num_args - num_defaults:]):
  *             if arg not in arg2value:             # <<<<<<<<<<<<<<
@@ -12668,7 +12676,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
       }
 
-      /* "posonly/_options.py":437
+      /* "posonly/_options.py":440
  *             if arg not in arg2value:
  *                 inspect._missing_arguments(f_name, req, True, arg2value)  # type: ignore[attr-defined]
  *         for i, arg in enumerate(args[num_args - num_defaults:]):             # <<<<<<<<<<<<<<
@@ -12679,7 +12687,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "posonly/_options.py":432
+    /* "posonly/_options.py":435
  *         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
  *                           num_defaults, num_pos, arg2value)
  *     if num_pos < num_args:             # <<<<<<<<<<<<<<
@@ -12688,7 +12696,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":440
+  /* "posonly/_options.py":443
  *             if arg not in arg2value:
  *                 arg2value[arg] = defaults[i]
  *     missing = 0             # <<<<<<<<<<<<<<
@@ -12698,7 +12706,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
   __pyx_v_missing = __pyx_mstate_global->__pyx_int_0;
 
-  /* "posonly/_options.py":441
+  /* "posonly/_options.py":444
  *                 arg2value[arg] = defaults[i]
  *     missing = 0
  *     for kwarg in kwonlyargs:             # <<<<<<<<<<<<<<
@@ -12710,9 +12718,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __pyx_t_21 = 0;
     __pyx_t_20 = NULL;
   } else {
-    __pyx_t_21 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_v_kwonlyargs); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 441, __pyx_L1_error)
+    __pyx_t_21 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_v_kwonlyargs); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 444, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
-    __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 441, __pyx_L1_error)
+    __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 444, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_20)) {
@@ -12720,7 +12728,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 441, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 444, __pyx_L1_error)
           #endif
           if (__pyx_t_21 >= __pyx_temp) break;
         }
@@ -12730,7 +12738,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 441, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 444, __pyx_L1_error)
           #endif
           if (__pyx_t_21 >= __pyx_temp) break;
         }
@@ -12741,13 +12749,13 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         #endif
         ++__pyx_t_21;
       }
-      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 441, __pyx_L1_error)
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 444, __pyx_L1_error)
     } else {
       __pyx_t_8 = __pyx_t_20(__pyx_t_7);
       if (unlikely(!__pyx_t_8)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 441, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 444, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -12757,25 +12765,25 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
     __Pyx_XDECREF_SET(__pyx_v_kwarg, __pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "posonly/_options.py":442
+    /* "posonly/_options.py":445
  *     missing = 0
  *     for kwarg in kwonlyargs:
  *         if kwarg not in arg2value:             # <<<<<<<<<<<<<<
  *             if kwonlydefaults and kwarg in kwonlydefaults:
  *                 arg2value[kwarg] = kwonlydefaults[kwarg]
 */
-    __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_kwarg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 442, __pyx_L1_error)
+    __pyx_t_3 = (__Pyx_PyDict_ContainsTF(__pyx_v_kwarg, __pyx_v_arg2value, Py_NE)); if (unlikely((__pyx_t_3 < 0))) __PYX_ERR(0, 445, __pyx_L1_error)
     if (__pyx_t_3) {
 
 
-      /* "posonly/_options.py":443
+      /* "posonly/_options.py":446
  *     for kwarg in kwonlyargs:
  *         if kwarg not in arg2value:
  *             if kwonlydefaults and kwarg in kwonlydefaults:             # <<<<<<<<<<<<<<
  *                 arg2value[kwarg] = kwonlydefaults[kwarg]
  *             else:
 */
-      __pyx_t_25 = __Pyx_PyObject_IsTrue(__pyx_v_kwonlydefaults); if (unlikely((__pyx_t_25 < 0))) __PYX_ERR(0, 443, __pyx_L1_error)
+      __pyx_t_25 = __Pyx_PyObject_IsTrue(__pyx_v_kwonlydefaults); if (unlikely((__pyx_t_25 < 0))) __PYX_ERR(0, 446, __pyx_L1_error)
       if (__pyx_t_25) {
 
       } else {
@@ -12784,7 +12792,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 
         goto __pyx_L48_bool_binop_done;
       }
-      __pyx_t_25 = (__Pyx_PySequence_ContainsTF(__pyx_v_kwarg, __pyx_v_kwonlydefaults, Py_EQ)); if (unlikely((__pyx_t_25 < 0))) __PYX_ERR(0, 443, __pyx_L1_error)
+      __pyx_t_25 = (__Pyx_PySequence_ContainsTF(__pyx_v_kwarg, __pyx_v_kwonlydefaults, Py_EQ)); if (unlikely((__pyx_t_25 < 0))) __PYX_ERR(0, 446, __pyx_L1_error)
 
       __pyx_t_3 = __pyx_t_25;
 
@@ -12792,19 +12800,19 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       if (__pyx_t_3) {
 
 
-        /* "posonly/_options.py":444
+        /* "posonly/_options.py":447
  *         if kwarg not in arg2value:
  *             if kwonlydefaults and kwarg in kwonlydefaults:
  *                 arg2value[kwarg] = kwonlydefaults[kwarg]             # <<<<<<<<<<<<<<
  *             else:
  *                 missing += 1
 */
-        __pyx_t_8 = __Pyx_PyObject_GetItem(__pyx_v_kwonlydefaults, __pyx_v_kwarg); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 444, __pyx_L1_error)
+        __pyx_t_8 = __Pyx_PyObject_GetItem(__pyx_v_kwonlydefaults, __pyx_v_kwarg); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 447, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
-        if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_kwarg, __pyx_t_8) < 0))) __PYX_ERR(0, 444, __pyx_L1_error)
+        if (unlikely((PyDict_SetItem(__pyx_v_arg2value, __pyx_v_kwarg, __pyx_t_8) < 0))) __PYX_ERR(0, 447, __pyx_L1_error)
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "posonly/_options.py":443
+        /* "posonly/_options.py":446
  *     for kwarg in kwonlyargs:
  *         if kwarg not in arg2value:
  *             if kwonlydefaults and kwarg in kwonlydefaults:             # <<<<<<<<<<<<<<
@@ -12814,7 +12822,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
         goto __pyx_L47;
       }
 
-      /* "posonly/_options.py":446
+      /* "posonly/_options.py":449
  *                 arg2value[kwarg] = kwonlydefaults[kwarg]
  *             else:
  *                 missing += 1             # <<<<<<<<<<<<<<
@@ -12822,14 +12830,14 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  *         inspect._missing_arguments(f_name, kwonlyargs, False, arg2value)  # type: ignore[attr-defined]
 */
       /*else*/ {
-        __pyx_t_8 = __Pyx_PyLong_AddObjC(__pyx_v_missing, __pyx_mstate_global->__pyx_int_1, 1, 1, 0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 446, __pyx_L1_error)
+        __pyx_t_8 = __Pyx_PyLong_AddObjC(__pyx_v_missing, __pyx_mstate_global->__pyx_int_1, 1, 1, 0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 449, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF_SET(__pyx_v_missing, ((PyObject*)__pyx_t_8));
         __pyx_t_8 = 0;
       }
       __pyx_L47:;
 
-      /* "posonly/_options.py":442
+      /* "posonly/_options.py":445
  *     missing = 0
  *     for kwarg in kwonlyargs:
  *         if kwarg not in arg2value:             # <<<<<<<<<<<<<<
@@ -12838,7 +12846,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
     }
 
-    /* "posonly/_options.py":441
+    /* "posonly/_options.py":444
  *                 arg2value[arg] = defaults[i]
  *     missing = 0
  *     for kwarg in kwonlyargs:             # <<<<<<<<<<<<<<
@@ -12848,7 +12856,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   }
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "posonly/_options.py":447
+  /* "posonly/_options.py":450
  *             else:
  *                 missing += 1
  *     if missing:             # <<<<<<<<<<<<<<
@@ -12859,14 +12867,14 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   else
   {
     Py_ssize_t __pyx_temp = __Pyx_PyLong_IsNonZero(__pyx_v_missing);
-    if (unlikely(((!CYTHON_USE_PYLONG_INTERNALS) && __pyx_temp < 0))) __PYX_ERR(0, 447, __pyx_L1_error)
+    if (unlikely(((!CYTHON_USE_PYLONG_INTERNALS) && __pyx_temp < 0))) __PYX_ERR(0, 450, __pyx_L1_error)
     __pyx_t_3 = (__pyx_temp != 0);
   }
 
   if (__pyx_t_3) {
 
 
-    /* "posonly/_options.py":448
+    /* "posonly/_options.py":451
  *                 missing += 1
  *     if missing:
  *         inspect._missing_arguments(f_name, kwonlyargs, False, arg2value)  # type: ignore[attr-defined]             # <<<<<<<<<<<<<<
@@ -12874,9 +12882,9 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
  * 
 */
     __pyx_t_8 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 448, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_inspect); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 451, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_missing_arguments); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 448, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_missing_arguments); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 451, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     __pyx_t_10 = 1;
@@ -12896,12 +12904,12 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
       __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_14, __pyx_callargs+__pyx_t_10, (5-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 448, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 451, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "posonly/_options.py":447
+    /* "posonly/_options.py":450
  *             else:
  *                 missing += 1
  *     if missing:             # <<<<<<<<<<<<<<
@@ -12910,7 +12918,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
 */
   }
 
-  /* "posonly/_options.py":449
+  /* "posonly/_options.py":452
  *     if missing:
  *         inspect._missing_arguments(f_name, kwonlyargs, False, arg2value)  # type: ignore[attr-defined]
  *     return arg2value             # <<<<<<<<<<<<<<
@@ -12928,7 +12936,7 @@ static PyObject *__pyx_pf_7posonly_8_options_26getcallargs(CYTHON_UNUSED PyObjec
   }
   goto __pyx_L0;
 
-  /* "posonly/_options.py":388
+  /* "posonly/_options.py":391
  * 
  * 
  * def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:             # <<<<<<<<<<<<<<
@@ -14648,14 +14656,15 @@ __Pyx_RefNannySetupContext("PyInit__options", 0);
   /* "posonly/_options.py":236
  * 
  * 
- * def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:             # <<<<<<<<<<<<<<
- *     """``(cls.from_callable(func, **options), None)`` made here for a plain
- *     function, or ``(None, reason)`` where inspect's own code must answer.
+ * def options_signature(cls: Any, func: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
+ *                       options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
+ *     """``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 236, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_cls, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_kp_u_Tuple_Any_Optional_str) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   __pyx_t_8 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_17options_signature, 0, __pyx_mstate_global->__pyx_n_u_options_signature, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 236, __pyx_L1_error)
@@ -14668,66 +14677,66 @@ __Pyx_RefNannySetupContext("PyInit__options", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_options_signature, __pyx_t_8) < (0)) __PYX_ERR(0, 236, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":277
+  /* "posonly/_options.py":279
  * 
  * 
  * def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,             # <<<<<<<<<<<<<<
  *                        options: Dict[str, Any]) -> Any:
  *     """What the signature entry point ``entry`` answers for ``obj`` when
 */
-  __pyx_t_8 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 277, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_entry, __pyx_mstate_global->__pyx_n_u_str) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_cls, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_obj, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_19signature_fallback, 0, __pyx_mstate_global->__pyx_n_u_signature_fallback, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 277, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_entry, __pyx_mstate_global->__pyx_n_u_str) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_cls, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_obj, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_follow_wrapped, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_19signature_fallback, 0, __pyx_mstate_global->__pyx_n_u_signature_fallback, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[11])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
   __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_4, __pyx_t_8);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_signature_fallback, __pyx_t_4) < (0)) __PYX_ERR(0, 277, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_signature_fallback, __pyx_t_4) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "posonly/_options.py":318
+  /* "posonly/_options.py":320
  * # -- getfullargspec and getcallargs --------------------------------------------
  * 
  * def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:             # <<<<<<<<<<<<<<
  *     """The signature ``getfullargspec`` reads for ``func``, or None where
  *     inspect's own code must answer."""
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 318, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 320, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 318, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 318, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 318, __pyx_L1_error)
-  __pyx_t_8 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_21_spec_signature, 0, __pyx_mstate_global->__pyx_n_u_spec_signature, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 318, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 320, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 320, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 320, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_21_spec_signature, 0, __pyx_mstate_global->__pyx_n_u_spec_signature, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[12])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 320, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_8);
   #endif
   __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_8, __pyx_t_4);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_spec_signature, __pyx_t_8) < (0)) __PYX_ERR(0, 318, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_spec_signature, __pyx_t_8) < (0)) __PYX_ERR(0, 320, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":335
+  /* "posonly/_options.py":338
  * 
  * 
  * def _spec_of(sig: Any, with_annotations: bool = True) -> Any:             # <<<<<<<<<<<<<<
  *     """inspect's ``getfullargspec`` of ``sig``, step for step (its
  *     annotations left empty where not ``with_annotations``)."""
 */
-  __pyx_t_8 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 335, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_sig, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 335, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_with_annotations_2, __pyx_mstate_global->__pyx_n_u_bool) < (0)) __PYX_ERR(0, 335, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 335, __pyx_L1_error)
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_23_spec_of, 0, __pyx_mstate_global->__pyx_n_u_spec_of, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 335, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_sig, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_with_annotations_2, __pyx_mstate_global->__pyx_n_u_bool) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_23_spec_of, 0, __pyx_mstate_global->__pyx_n_u_spec_of, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[13])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -14735,81 +14744,81 @@ __Pyx_RefNannySetupContext("PyInit__options", 0);
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_4, __pyx_mstate_global->__pyx_tuple[7]);
   __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_4, __pyx_t_8);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_spec_of, __pyx_t_4) < (0)) __PYX_ERR(0, 335, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_spec_of, __pyx_t_4) < (0)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "posonly/_options.py":370
+  /* "posonly/_options.py":373
  * 
  * 
  * def getfullargspec(func: Any, **options: Any) -> Any:             # <<<<<<<<<<<<<<
  *     """``inspect.getfullargspec(func, **options)``, the same answer."""
  *     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 370, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 370, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 370, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 370, __pyx_L1_error)
-  __pyx_t_8 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_25getfullargspec, 0, __pyx_mstate_global->__pyx_n_u_getfullargspec, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 370, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 373, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_options, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 373, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_25getfullargspec, 0, __pyx_mstate_global->__pyx_n_u_getfullargspec, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[14])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_8);
   #endif
   __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_8, __pyx_t_4);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_getfullargspec, __pyx_t_8) < (0)) __PYX_ERR(0, 370, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_getfullargspec, __pyx_t_8) < (0)) __PYX_ERR(0, 373, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-  /* "posonly/_options.py":388
+  /* "posonly/_options.py":391
  * 
  * 
  * def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:             # <<<<<<<<<<<<<<
  *     """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
  *     sig = None
 */
-  __pyx_t_8 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 388, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 388, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_positional, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 388, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_named, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 388, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 388, __pyx_L1_error)
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_27getcallargs, 0, __pyx_mstate_global->__pyx_n_u_getcallargs, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 388, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_func, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_positional, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_named, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_kp_u_Dict_str_Any) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_7posonly_8_options_27getcallargs, 0, __pyx_mstate_global->__pyx_n_u_getcallargs, NULL, __pyx_mstate_global->__pyx_n_u_posonly__options, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[15])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
   __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_4, __pyx_t_8);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_getcallargs, __pyx_t_4) < (0)) __PYX_ERR(0, 388, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_getcallargs, __pyx_t_4) < (0)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "posonly/_options.py":452
+  /* "posonly/_options.py":455
  * 
  * 
  * assert set(FALLBACK_REASONS) >= {"option", "signature-subclass"}             # <<<<<<<<<<<<<<
 */
   #ifndef CYTHON_WITHOUT_ASSERTIONS
   if (unlikely(__pyx_assertions_enabled())) {
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_FALLBACK_REASONS); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 452, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_FALLBACK_REASONS); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 455, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_8 = PySet_New(__pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 452, __pyx_L1_error)
+    __pyx_t_8 = PySet_New(__pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 455, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_4 = PySet_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 452, __pyx_L1_error)
+    __pyx_t_4 = PySet_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 455, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    if (PySet_Add(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_option) < (0)) __PYX_ERR(0, 452, __pyx_L1_error)
-    if (PySet_Add(__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_signature_subclass) < (0)) __PYX_ERR(0, 452, __pyx_L1_error)
-    __pyx_t_12 = __Pyx_PyObject_RichCompareBool(__pyx_t_8, __pyx_t_4, Py_GE); if (unlikely((__pyx_t_12 < 0))) __PYX_ERR(0, 452, __pyx_L1_error)
+    if (PySet_Add(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_option) < (0)) __PYX_ERR(0, 455, __pyx_L1_error)
+    if (PySet_Add(__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_signature_subclass) < (0)) __PYX_ERR(0, 455, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyObject_RichCompareBool(__pyx_t_8, __pyx_t_4, Py_GE); if (unlikely((__pyx_t_12 < 0))) __PYX_ERR(0, 455, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     if (unlikely(!__pyx_t_12)) {
       __Pyx_Raise(((PyObject *)(((PyTypeObject*)PyExc_AssertionError))), 0, 0, 0);
-      __PYX_ERR(0, 452, __pyx_L1_error)
+      __PYX_ERR(0, 455, __pyx_L1_error)
     }
 
   }
   #else
-  if ((1)); else __PYX_ERR(0, 452, __pyx_L1_error)
+  if ((1)); else __PYX_ERR(0, 455, __pyx_L1_error)
   #endif
 
   /* "posonly/_options.py":1
@@ -14869,7 +14878,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __pyx_builtin_object = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_object); if (!__pyx_builtin_object) __PYX_ERR(0, 61, __pyx_L1_error)
   __pyx_builtin_id = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_id); if (!__pyx_builtin_id) __PYX_ERR(0, 112, __pyx_L1_error)
-  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 437, __pyx_L1_error)
+  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(0, 440, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -14892,7 +14901,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "posonly/_options.py":246
+  /* "posonly/_options.py":248
  *     for name, value in options.items():
  *         if name not in _OPTION_NAMES:
  *             return None, "option"             # <<<<<<<<<<<<<<
@@ -14901,13 +14910,13 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {Py_None, __pyx_mstate_global->__pyx_n_u_option};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 246, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 248, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
 
-  /* "posonly/_options.py":264
- *     sig = _core.function_signature(cls, func)
+  /* "posonly/_options.py":266
+ *     sig = _core.function_signature(cls, func, follow_wrapped)
  *     if sig is None:
  *         return None, None             # <<<<<<<<<<<<<<
  *     if _needs_evaluation(func, eval_str, code, locals_):
@@ -14915,12 +14924,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {Py_None, Py_None};
-    __pyx_mstate_global->__pyx_tuple[1] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[1])) __PYX_ERR(0, 264, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[1] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[1])) __PYX_ERR(0, 266, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[1]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "posonly/_options.py":268
+  /* "posonly/_options.py":270
  *         get_annotations = inspect.__dict__["get_annotations"]
  *         if annotation_format is None:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -14929,12 +14938,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_n_u_globals, __pyx_mstate_global->__pyx_n_u_locals_2, __pyx_mstate_global->__pyx_n_u_eval_str};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 268, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 270, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
 
-  /* "posonly/_options.py":271
+  /* "posonly/_options.py":273
  *                                           eval_str=eval_str)
  *         else:
  *             annotations = get_annotations(func, globals=globals_, locals=locals_,             # <<<<<<<<<<<<<<
@@ -14943,12 +14952,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[4] = {__pyx_mstate_global->__pyx_n_u_globals, __pyx_mstate_global->__pyx_n_u_locals_2, __pyx_mstate_global->__pyx_n_u_eval_str, __pyx_mstate_global->__pyx_n_u_format};
-    __pyx_mstate_global->__pyx_tuple[3] = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_mstate_global->__pyx_tuple[3])) __PYX_ERR(0, 271, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[3] = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_mstate_global->__pyx_tuple[3])) __PYX_ERR(0, 273, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[3]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[3]);
 
-  /* "posonly/_options.py":311
+  /* "posonly/_options.py":313
  *     if entry == "posonly.signature" and not isinstance(sig, cls):
  *         # An object's own __signature__ is returned by inspect as it is.
  *         sig = cls(sig.parameters.values(), return_annotation=sig.return_annotation,             # <<<<<<<<<<<<<<
@@ -14957,12 +14966,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_return_annotation_2, __pyx_mstate_global->__pyx_n_u_validate_parameters};
-    __pyx_mstate_global->__pyx_tuple[4] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[4])) __PYX_ERR(0, 311, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[4] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[4])) __PYX_ERR(0, 313, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[4]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[4]);
 
-  /* "posonly/_options.py":379
+  /* "posonly/_options.py":382
  *         if sig is not None:
  *             if (observer := _core.get_observer()) is not None:
  *                 observer("inspect.getfullargspec", None)             # <<<<<<<<<<<<<<
@@ -14971,12 +14980,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_kp_u_inspect_getfullargspec, Py_None};
-    __pyx_mstate_global->__pyx_tuple[5] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[5])) __PYX_ERR(0, 379, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[5] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[5])) __PYX_ERR(0, 382, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[5]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[5]);
 
-  /* "posonly/_options.py":402
+  /* "posonly/_options.py":405
  *         return _INSPECT_GETCALLARGS(func, *positional, **named)
  *     if (observer := _core.get_observer()) is not None:
  *         observer("inspect.getcallargs", None)             # <<<<<<<<<<<<<<
@@ -14985,12 +14994,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_kp_u_inspect_getcallargs, Py_None};
-    __pyx_mstate_global->__pyx_tuple[6] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[6])) __PYX_ERR(0, 402, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[6] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[6])) __PYX_ERR(0, 405, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[6]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[6]);
 
-  /* "posonly/_options.py":335
+  /* "posonly/_options.py":338
  * 
  * 
  * def _spec_of(sig: Any, with_annotations: bool = True) -> Any:             # <<<<<<<<<<<<<<
@@ -14999,7 +15008,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {((PyObject*)Py_True)};
-    __pyx_mstate_global->__pyx_tuple[7] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[7])) __PYX_ERR(0, 335, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[7] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[7])) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[7]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[7]);
@@ -15041,39 +15050,39 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
     const struct { const unsigned int length: 6; } str_length_index[] = {{38},{36},{1},{1},{14},{45},{13},{25},{22},{24},{15},{7},{6},{2},{19},{22},{17},{9},{13},{8},{22},{17},{18},{23},{43},{20},{16},{0},{3},{14},{19},{8},{25},{7},{4},{16},{13},{6},{11},{21},{17},{12},{16},{20},{10},{17},{4},{8},{9},{20},{9},{5},{21},{1},{15},{11},{7},{12},{23},{20},{23},{13},{7},{13},{13},{16},{16},{22},{10},{7},{10},{6},{12},{15},{20},{7},{12},{15},{17},{8},{8},{7},{8},{8},{10},{8},{7},{12},{8},{8},{18},{15},{23},{11},{12},{11},{5},{5},{8},{14},{10},{6},{12},{5},{13},{5},{18},{5},{17},{4},{14},{11},{18},{10},{8},{15},{9},{17},{17},{23},{13},{11},{3},{9},{4},{18},{10},{11},{4},{5},{12},{7},{5},{18},{5},{3},{4},{4},{4},{8},{6},{5},{5},{9},{8},{2},{6},{14},{6},{4},{18},{9},{7},{3},{15},{12},{11},{14},{7},{8},{1},{2},{7},{3},{10},{10},{5},{4},{5},{2},{5},{10},{10},{14},{6},{7},{4},{6},{7},{1},{4},{5},{4},{8},{12},{7},{3},{6},{8},{6},{7},{17},{5},{10},{15},{19},{6},{7},{13},{3},{10},{16},{15},{12},{6},{3},{6},{17},{4},{10},{12},{10},{3},{9},{18},{14},{3},{5},{5},{6},{5},{6},{7},{5},{7},{16},{7}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{2},{269},{298},{15},{106},{634},{78},{44},{169},{112},{299},{144},{91},{202},{288}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{2},{269},{298},{15},{106},{634},{78},{44},{169},{116},{304},{144},{91},{202},{291}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2851 bytes) */
-static const char cstring[] = "BZh91AY&SYZmR\273\000\001\333\377\377\357\377\377\377\377\377\377\377\377\377\377\376\277\377\377\367\300@@@@@@@@@@@@\000@\000`\n\234\357\206\363\213wph6\312\352l\326\tj\311\r\207\200\007\215\rM\004\222m#M\036\246\232mCM\033@\236\214\310\023d\236\215\023&\"\033\nz\203i4\364\236\246\215\014&\207\251\215#e=A\220J CM\002i\246\212zm\0044S\323%\037\250\323!\032\000\032\000\000\014C@\310\332\023\324\003 z@\r&\004\232\210\014\246G\251\220\332\215\r\032\000\001\246\200\032\000\000\0004\003@\320\000\310\000\004\246H$F\224\374\246&SO\321OSOS\321\036\246\200\006A\240\000\0004h\000\001\350\2154\000\001\350M\0100\000L\000\020\304\3010\000\004`\004\311\202d\300\000\214\214LF\002\030\000\000H\220CB\0214i\352M\003\3226\221\265\r\003 z\200\000\000\000\000\r\000\000\r\000\001X\276\203\214s\247=\"#\335 ?\230\376\203\373:\022N\370\350\244\245(\227@}\027\"\250\312R\216R&\303\227\323\351\300$\020\205\000!$\000\177\263\205\207\023\235\341\020\210\202\202\026G\370\211\2305{\220\344D\031\211\204\001Hp\223\025\301\001\233\0016\206\320[\204\212\241c\216+FE3uJ\252\2656C+\\\032\ndMLEF0\033C\036L\213\250\222\315\244\r\203`7Be\0220\274\323\254\271\026.\307\202K\t\246\254\352\246\210\021GF@\232cLp\343D*$\262u.\327Esk\212\251 \302{\033\0105%\3003\006\233Yh\325Ii9Up\353T\241\377\321M:e1\350g\203FC\026\032ZND&S% \205\2015:(\204\353=\226\341L\311\tTM* Faf\030\352\251\232\212,\211<\352*RP\0246\020\330\324\223\"E\343\312\033\316\366\317\010T\371\020\225\023\023=\354\202\014\351\337\331G\231L\260\332\334\356)\205\241\315\ty\267\031\222\010\276\205<\264\315\306\006\255\016>Jv\360-Z+\341|\006\t[Kl\272,#@\305\016\346H\ri\203#\004\246\031\346\315\251\320\n\005\013\212\216\244\263\001J\265W\341\334\014H\020P\005\261\277\331\325=^\272\3068k\253\222\216;\206\014\347i\007\321~^\322\3716R\374(\337\375!\277\231\213\337\360c<\217{\234d\314ek\373\357\032e\201\343\035L\025\202\247\002\334}\242\301*+\026\330n\350\255Z@\3241\023,u\202#rs\225\276\355\213\302\206=\354\373h\265/\270De\022h\305c<\247R\006$\007\301f`\301""\303\304\261\365\227mJR\240\272M2\327\254,#\246FG\023\275\326\311\354\016\337\237\302\007\223+\332\241\036~\177Jc\307\327\300\354;\306\235f)\211\331\267\377k\333<\343\032\331\226u2|\032/2\265\231\377F\276\356\035\213\355\277N\225I\225;u.`.\315e\257\226\317\022\206\223\277o\351\277DJ\222\\\321\321\274F+\031\023\305\372\325E\361\003\275\311\004\223<\276\247wo\207\022\263\334\344\032\345\350\344\223S\"\324\332\364\264\322\227~?[\326\350\272\031\274R[\306|;L\363\210\364\261\022\304\263\303\t\223\267\365Y\265\017+\314\\\205LQR\252\223,\034K\247\306\316\276\352Q?\306\231!\304\253k\201AQ\336]\033\353\366\366N\223&\270Pu\341\313\216J\267tdl\347[\013j\026\371\250|\311w\0030\232\327\207\003p\343\352%A\352\301X\3660]J\014<\023@i\270\330X\025tk\034\234M<\367\023\217:\351\375\247,\274\331\222g\007\0020\211\275\357\177$;\206\202\244\317\247\035\204\210\364\256\205N\t\310;M\227\245\367=\r\373\373\332{\353\340R\352N\254\222\263\251\372\215A\253|.G9\332x\206r\373c7st\034r\352\350\276\336@a\002&T\370\351\315\033:W\237\316jRF\323\367U\267%\310b\262\247w\004\013\327\303\267\275\216\354\314;^r\3556\367z\247a\224/d\361\236\211\275\373<\350a\327^\314\364N 6\246\004\006\002Y\372X\263!\210\303\363/\232\234\r:\320\245\031\222\203\246\265j\275t\025Q\240\333p\366\225\342D\211-,\217\007\010\316u\273\002Z\276\\v\047\203\3160\304\214%\203\225q\316\047\\\245j\005\020\235[_\274M#\311\004=\363=\206\341R\337\3572\315\027\252\316#D\245\020\364?%%\366\262\316\227\266\225KhC\211\345\236D\n\365\313\032\264\032d\301\324\334|\367\306\222\204\235\010\326\206j\275x\316Km\240\257\004K\206.a\312\016\241r\267\345>[\234Ct\230SV\255\303\241\320h\302\305z\177\200\202\241m\031\343\000t;n\302q\352JK\234\240\224!\255X\323n\326\255\033\371\256\245\rl\255\272E#0(\302\022z\361\255\257\247\310\324\300\3028\000\330f\306\350d}\373\255t\357\275\264Mlc0\254\2029\315\034\313m-4!ry\270t\352)\\\373\330\2506f\024\345\235\242\222\214\366j\265\251j\235b\331\024n^\244jcq\276\205\210wX\357\251:3n\333\021\027\302\253\035\253\255\204""\323\036\017i\231\320,Q\227&\t\025\221\202\226\256\215V\236\362\274\212\322\312\346<\000\205\310\010\"W-9\350\277\"\214\352r\2165\367\363\375b\305\250\234\354L\364\033\327\312\3256\355\306\333\255\024U}\361\213\035\305\212\312\225\264\362\210\224X<j\240\215\345\255+N[::y\355D:\047\235\246\233j\334\230\216\265\375\361A3\354\026\216\236\010\331\342\365i%\216j\221\200\272\253\360\250\262[fXDe\213Vv\037\014\234\350\340\3069\3039\211\216\273\322f\266\275\226>\267I\334\036\222\243F\002\240\2701\210\035\221\006ad\024Qt\250\270[X_B\000c\271\231\231\224\264\302\nA^ \305\002\275,$\264\360\336\241TSI\201KSf\305\3742\354o!\275\241\355]F\362\"\006\r\216\244\n\374q\233\317P\225M\007\037\010I\2462\3471\2273\010\2454\321*\201~bQ\243\021,%\203\315\240\274\034\235\211\r\032\366H\246\370c\321\227_\260q\272ki\321\233\251\323\206\330\315\271\227\333y\324\311U\244br\010\204k\"r\204\214\270\217\0045\255P\305\224\335\\\351\047\036\001\300\3029\224\rD@*\364E+!\255\211\215\205\26636\266l\242\014\003\230b\047R\332\206Z\240\240\321\221\322\362\307\224\365J\253\373j\332\211m\032gn\335\023F\205\244\234\263\313st[\241\307\r\262\"Ku\212MoO\302\234\352J\035\250\351<i)\013\214\2334M\014\342\030\223\206-X\203n;\341\323V\332\300\230k\3328\263\230M\223\217\347\0347\207n\202\020\2449\364\252r\260\254\245\210_3\223\327\023\0218\260$\207\246k\314\351\013*y\366\366VKp\313\252\027\2628\230\213\226q[\344\332\331\343\304.\221\027\311\222\226+\360\030\234\027\274\311\255\230e\266]l\037&1a\234T\026\273\047\250\230r\013L\002jF\265\230\333\350\241D\232\353I\351u,\216\203n<\303\313(SXa\270\33243Y\323Q\226\222\344D\305\3445\033\300\240\031xC(\250qY\027\224c.a\027\201lAii$\201\n\271\014\r\033\352\253\302\322\202V\252\274\023\241\030\242$R\310\225Y\276<@\301\003\016.\341[\005C\253~]gY\233r\241\202d\"\271\036\246t;7.5\372\002\367\020\tF\272\014\004\301\014\023~\215\356\253R\354\364\256n\027\031lB\262%i1g:eV\n\327)\313k\252{\342\021/\276\3625\t9ZN\230d\202\364r\260^\031\272\035\007+\260\314\316DEG\325\031\004\220\270b""\235w:\361X\274=p\346\246\206\3046\r\013\342\346\207\271\2450=\327\000\310`\020\324\033\320\220\227\302\324 \371\220w\347\323\275\370s#\363\020\222\\\356TfG6\016\341\0073\305\207A\033\202\202\210j \222\225C\230i*\360W-q\307\010\033\354\030r\r\356\210\222\216&\307_^y$~\256\2267N_6V\332\201\202G%\214F\332G:\017\3054\324%\367\362\250H\377y\230\226Sz\235%\305\373\215\325\272\306\351\010\375(99\375\217\263\306Sm\230\034\005\032\002\310L\3307\027\335H#\r\262`%(b\r\336-H\237\224,F@B\"\244\020TC\357l\221\271\2123\243\373Q\262IeA\013+j.\200\342\"\214{G\274\311\231\001[\200]\267\240\313I\003\001(#(\204\205,\223G\021G\tGi\240\261\366\326\263b\344v\177\3156\213H2\220\211\016\2328h}D\204\253\236\331\333\224/\226f\360o\324\347B\255s\202u0\204\255\033\240\276\3168%ii\034n8Z-\242I!.\tj\230\203\250\220\221\276\035}\005)\203I\300q-\303j\231\306\312H\047\002.K\246\254\352W&\270R\316eM\223vS\214I!]\016)gU#\264N\002\007\200H\352&\365I\022L\336\212j\3762c\001]\226+\360\304\320\031i<S!\034\216\225[\002 .\n\242\254\034p\277*\017l\201\314\276\254\035\2105\223\016\032\224\242\206\352\262y\240\326\213\t\372\177\260\230`\270\363\240k\005\315\177\035\205E\324^\217\351}8H\243\000\325\347l\010&z\216\211\364s\347\300\344]se\331\262g\344-P\274T_\330x<:\363\363|\017\047dz\047\345\036\254\3557\331\"\206ULL\240\t\364l*b$\227\254\275\347\276\326\213\\\237b\371\242\364\014F\366\367\306\024\267\271\230\235}\243\357I\314`\330\301P\263\277t4\375\360\375\335\214<,\203\303\244s\230\210f\223\262\306\017\370\000\340\325/\225\002\026_\007t\363\357\244`\346\307w\251\351x\354\261C\300\334u\260\357\356\330\335\251J\037I\211\274\273\023\007\032\343\311\257\353\205\2579\246 \330\305\317\356S\307>\nP\242\"\nl\230h\037\214\346\313v\316\361\006\346\025f\024;\254\314\331\242Tl\231\342\302\324qJ2\244\"\311\316X\322Dxd\2069\03054\211\"%U\232yi1(\211\210\243\266\322\243v0a\342L\313(%\256\241\244\214dg\3211D9NN\347$\017\351\24691^\224\273\304\356\254\245\234\225\026E\326+cn\211\344\251\205\256\232p\234\223\031X\025\350\301""\244\362\272SEhk\205\025RF\026h&\212i\377\027rE8P\220ZmR\273";
-    PyObject *data = __Pyx_DecompressString(cstring, 2851, 2);
+    #if (CYTHON_COMPRESS_STRINGS) == 2 /* compression: bz2 (2858 bytes) */
+static const char cstring[] = "BZh91AY&SY]\263\"\304\000\001\336\177\377\357\377\377\377\377\377\377\377\377\377\377\376\277\377\377\367\300@@@@@@@@@@@@\000@\000`\n\274\320N\2537p\003\27344i\020\252(A\300\003\20054\021$\364\200\311\204\332\207\250\323i4\364\323i\241\244\331&4\200\324\364\203i\251\352\r\241=\032\236\246F\032\230\236\2434\214\324\320mA(@\215\000\206\2020\"m\023MMG\224\3615=G\244\000\000\000\000\006\200\036\246M\001\210\036P\003T\360\020\243T\332\207\250\365\006\232\036\243@i\223A\240i\240\032h\000\000\000\000\003@\001\240\000\022$\020!4d\223\312<P\365=L\322x\243CA\241\240\000\000\001\240\000\032a\032\r42h=\023B\014\000\023\000\00410L\000\001\030\0012`\2310\000##\023\021\200\206\000\000A\200\002`\000\206&\t\200\000#\000&L\023&\000\004dbb0\020\300\000\024Va\n\3634uD\276!\007M\177!\375\033\362%\376D\334\211\223\233{\344u\"C\241\004\3478\223d\252D\243\255\326Ci\260Lh\0066\300\017\366V\304\211E\030\"\022\224\222Hf?\362$ B\232\355$\210\204b\221(\n\245\021\324\326 1\260\023hm\005\374\004U\013\0140X\261\024\306\352\225Ujg\014E\366\006B\230\211\251\210\250\306\003hc\304\310\262\211,m l\033\001\272\023(\221u\246\206\251b/,\303L\225\323M^\352\246\210\021GF@\232cLp\343$*$\261:\226j\321X\332\326T\220]=\035\024\031R\314h\206hyfP\210n$\351\n)F\324\177\312y\247\224\277\rdb\220]m\266\275\020\222\233T\212\027\004\252\317LhZ.\277\032\244\221\256\302TW\022r\026CB\312\245M7L\242\205\025*)\ni|\245\261\311[TU\002\004\335\321\007Q\030\331\013\010\331L\010|\301\004\031\303\271m\036UJ\253\366\273*\362\3264z\034\240\213\265\0372\010\276u<\224\312\305\006\255(\236\313\333\233_\047\"g3\206\324\346w4\025\373\3703\310$\243\026G\014>{\025\204{\014\362f\325\337\n\005\013\200\216\267\0104\300j\254\321\303\270\032\230\021T\001toq\047,\034<\276\241\013\255Iq\3360\335\016#\nr\355\375\253\347\331T1\247\207\263\036\035\246_\007\213E\025\236\337@\322f\310\371\371\211\033\026\236Q\252\212\"\206\225x\335\221P\223TZ\356\313\031JCa\r@\311J\007X#f%\023\224\257\350xzW\005L^\\\351\027\322\242\036(\271\243\005\204\354\2638@B""\245\007\216\354\301\204\007\202\306\302\264\324\245&\270\367\372\205j\354\213i$\310\310\340\367*l\353\n\273\373@n|\354]\031B\277\225q\305\013\014d\010c\003\004_\232\374d?\271\204\375\343\300\203\256O\010m\214\\/B\271\263~^^\314{\253\353CN\225I*w\365.@0\311u\360\257g\231CI\341\277\363e\3172\304\257\265<\374\004ef\231\346\375J\242\371\201\376\275aZf\257\347\3677x\364\026\236\276\261\317^\235u\325\352\3017\030&\371&\006\244\311\370}^\234\220\313\346\251s\r\345\270\306\201 \226\242Z\226\370\343$\357~{\267!\333\367K\264T\316\212\226X\232\261y_W\260\335\235\304\246\217\201$\217\022\315\257\005\005G\367\351\341o\255\262\204\222r\2621\341\017\023w\022\177\014\254\311df&fOP\274_M\337\004R\227\246\252r\363\034o\035\002\n\302\264\031\205\324\240\307\212Q\034o6\027\005\235<\243\323\211\247\243\002\202\007e_\270\347\257\303$\223\303\230\234fp\204!\256<\206r\304\315\247F\302\262}K\235S\2315\217\323vT\313\204\020\341\303\273\247\300\276%0\250\353\332\226\235p\324j\r\\#\202=\357\323\3043\031o\234\2717\305\347>\256\234\267\353\006\"L\333W\261VI\335\324\275\0367%D\357?}\233\266\256\321\225\254\177 \201\225}=\335\335\033\3621\336\201\317\270\335\334\353\241\215\261\312\324N\212e\350\273\307\034{-\331\236\353D\022\307\002\rig\351\346\316\316\035\r\367\321\234Xm\316\364\354\351;\"\376$\356\322\254\211\321\240\333l\371\345s@\201*\274 |)\235j\3610\226\274\3262\3532\254\347`\034\322d\221\252\306|kt\340\024\306\205u\276\331*\317<P\364\031\2567\212\227\377y,\247\005Z\004p\225\"\036O\305Q\226\366\273\252\016\251R\372P\342w\317:\005\274\265\350\2639\246\266\037V\007\311\204\352.V\242\374\210\322\253\325\302r]sA]1-Aw\307\0207\227\023\216\345>\365\312!\270<;\370a\316o\270\321\236\365\202\177\200\212\241\2058\316 \370\367\360\317A\005+\255q)+\214u\2538\337\275\313O\237\t+\224e\334\275\017G\246\000\251B*\266\224\321\247/\2235\005\t\220\031\203\t\263\313!\227\205\357\242\031]L\257\234\344+E\036\367\017k\357/3\241\202rc\325\250\251speA\316r+\257v\361\356S\\Ya\010\021\201\301v\212\234e\0013M\252""\374\020)\203\202\244[K(\372\351\212\242LTv\271$ZH\364F/H\002\235V\253\221\021\007\014\n\346Y!|\337\330\224\r\030M$\242\322\003\047P0\316\222]e\264VAN\355m\317E\033;\3537\"t2f\244\340\275\275R\337\274\335\205\342\212\260\3139\263\370\262\265\212\352\271\304Jn 9PGs\332\226\247=\335]]\027\242\0354P\343M\366oM\003\357\207\200PY\365\307v\336\312\224\266\373\026\333\276Tl\264}\205\235|\336:\354J\001,\252\264\226\274l\216\326\246t\233\250\326h4r\345I9\326\354\272\026\276\267\363A+\247>\"\240\270\263 zS\006\306\350\250\242\351Q3\346\246\210\014\002\213%,,!7\203\020b<\202\211\002\265+\244\2645\036QTSI\201K\351\245yn\241f\026\220\336q\347\262\215\342\"\006\r\216\244\n\3340\233\307\224J\246C\203t$\323\031c\230\313\031tR\232\024J\240[\214J2`%t\256x\332\013A\311\336Hh\325\322\"\236P\253\204\250\300\347\355\316\353lX\235a\240SC\312\047\330\261+H\252!Q\3243!\250g\271\221\n\371\027\0249V\310\350j\260\266\204\255\347\210x1<\212\006\242`\026yE-#\312\311\242\342\373\233\047+l\246,\007hdN\265\275\r\272\242\240\341\247\246\005\320*\353\256\314\275\3537\"N\333\237?~\203\320\265.\036\353+\346\351\023\2448\206\201\231\311\322\242I\255\331\372\023\235I(\254\342r\336\2214\367\234F#\ra\2207\n\007\246\221\264\275\350\317\306:\001T5f5\275\340\365\036\336\212\251\354\026{Y\004p\257\350G\272bMK\000\266f\347\024\222R\272\322B\214\306\244\245\220y\\kml<u\331,s,\2538T\222\"\311\tY\271\324O\210aY8V\325\327\241}\303\0472\367ZW\310k\356\302\370\302\266e\216aP[n\242\302C\320Z\242\022\250s\233E\376T)\255\317\274\242\247\324\323\316n\321\332 ]J\234\241G\026e*\302,\374\314E\304\204G$\234\031\231\250\036\005\374\203\023s6\340VI\227\226\026\253\020\365\321YCm\260c\2462\323\025\232n\304\266\240\345\305d\205\010Nh\2114\272e\227p\237\0201@\307\213\371\255aP\353\341\267\260\3542oT1M\242+\322\nfC\322\336\272-\362\013\310\200W;i1\023\0241N\031\370>\315K\263\343\340\354p6\354B\322e\251\"\356\204\333f*\347\251\317{\354\204&\0232\345\312N\301(-J\023\035\250/O;\013\315\223\245\361z\277\034\215\255\021R\026N\260\255""\014\006SwFy\207\017g\224\034\224\320\330\206\301\241s9!\365h&\007\326\340\031\014\002\032\203u67\363\303L>\306\034s\225\313\3759\213\365\030\333|\357\331h\263\356G\025\2077\311Q1\234\021\242l\206\221\"tdICn\234\007\310|b\023\010\216\332\003\3009\235A\266\270Z\374:~D\205\360\304\352n\034\216l\236\323D\003g\211\004\014\332l\347\007A\303\206\233\347\373s$\243\245))A>\\\372\257o\3637\036\344\021\023D-$\035\003\207\037g\316Y\274\246\007\001F\206\262\023\232\307<M\324\2020\256L\204\245\014\261o\216\204~d,F@B\032H \250\347\336\327#q\024\205\317\360F\271%\265\004,\255\206\262G\334\212A\354\237\241\2636\002\266\300\267k%\267\022\005\332PFQ\tJY&\222\032\034\005%\307\002\307\256\265j\274\362[\3779-\026Pe!\022\227p\341\301\304%%]6\217.hx\263}\002^\263\267\025g\244\022\371d&\345[\005\365u\321730\343m\322\312\226\211\204\204\272\047+-\007Q!#|/\3024\262\306c\240\342s\246\3213\262\312`\047B9\347QT-.|\320\354\3422\263f[\232\3533\010TC\252Y}9.\023\240\201\341\222:\311\350\323\2250\322\362\251~ H\002\243l\360F\2201uN\3209 \374\211^\235\334pV)\nLx\004NT\036\321\003\232&\213\032\254SLh\311R\217\031zi\346b\233Qq\323\375\212\313%\307\023\320\307\2442g\255\305T\215\026h~\231\320\214\212\021\rS?V!\237\"\344\372\013C\236\307 e\223cV\254hD,\364P\241\n\252;c\037S\033\303y\235\207\356\320\200\177T\014\354\374H\002~-,\017\030\005\002E\033\3150\320\233\335q\367M\325\026\233(\017\275m\\\0302\353\357\216\314\347\320po6\017\275\2052\014P\374-\033#\367\077\077j7\306\372\377\265\210x\372G9\210\204\022zO\304+\000X\321-\311\344+@\017h\303y\253\327\202\343\331:\227\257K\270/D\306\326\300\277{ocv\225\030\375H\274\267\332\331c\215\201\245R\25353\234\303\302\354\347\360o\271Wo\027\206\352D\034\3354\350!\334\331m3\274A\271\211)\004\016\322\004\314\316Tn\334\260!fqJ2\244\"\223\231b\222#\303$1\221\203SH$D\235\206\226JH\024D\204Q\333\022f\354`\303\3013)EKeC\0221\324g\3201D2\221;\231 \177E(\201\321\034\344nS\004\2061\212\247!\0057\241\232\221\326\302O\004du\021\240H\361^\331z8r\205;\3065g\223V\242T#\013$\022V4""\377\213\271\"\234(H.\331\221b\000";
+    PyObject *data = __Pyx_DecompressString(cstring, 2858, 2);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2867 bytes) */
-static const char cstring[] = "x\332}VKW\333\326\026\306\253&\230\340$\2307\244I\355\206\000y@\352\022\232\244\351\355\255\002\206\322\360\362\203\020\312\315\322\222m\331(\030\311\326\003\343\254\264\267C\0175<C\r5\324\320C\017\031\236\241\207\374\204\374\204\273\367\221d\213&\275YAGg\353\234}\366\376\366\267\277\343\205\007\361\262\242\307\0059n\310\342yU,\350b1~\"6\352\212Z\214\013j\3318\025e=\276\340\256:5*\272T\255\210\3613\241b\210Z\274\244\250\2755K\377^\223\n\372\221\246\253\217\343\234\334x\267[\325%E\026*G\253B\245\"\344+\342\221\373\255k\207\331\273w\356\332wW\2149\003\3168\002\373\337\027\013\262\254\350\002Z\264ECVE\241\210~\363\212!\027\027\3758\264E\315\310\027*\202\246\025\274s\027\225\374{\310\253(i8\023e|\226\013\222\254a\266KeQg\013\325\262\0260\225\014\327\004s\337\252IeY\320\rU\2244\327GQ\251\313\213]kU\321\024\271\322X\362G\276\250*UI\346\013\312\351\251\"\373\326\356\362\356K7\\M-<\361\226=\341\025\226\267\266Tm\350\307b\\\311k\242z&\252P\000M\217\347\305\270\237Z\034\n\260\243\310\342\3438\000\003\025\324\214jUQ\261\204\376\nC64C\250,\226\014\271\200.\001\325W\210\027\347\303\365\312\220\240\250\362\272\367=\327\250\212~\301V1\254mQ?V\212k\242VP\245\252\256\250\270`m\223\333J\255\346\260\336\353\334\326\326+n\3655\237Iq\331\335\235\354\372\376\316jnsw\207\317\035\356\245\326\025\365T\320\327\001K8.\013(n\356d\367`#\277\236\331\335\346Wa+\367j+\345\033\263\233\033;\\n?\223z\235:<\330\315\254\361\273;[\207\333B\025P,\357\251\312y\003\217\376R8\256\255\367v\240\302&\221}Bp|\016\355\t\252p*\352\242\332=\210\347r\271\314\346\253\375\\*\233\365\353\301\310\347y\270z\014\317_E\216_\337\315\034p\231\265Lj\235w3\345\003\251\362\033\251\334\372>d\230\331\300\364\370\335=\204%\313\373\331\302g\006\000|\016\332\202[\2028\360\333\251\334\257\273k|\020\017\317\047\277\303m\247\262\374\036\227\2011\227\312d\371\265Mp\266\267\233\335\304\317\334\226\353 8\317t}wA\341\263\000\305\316\006\337\005\202\177\303m\355\247\340\331[\214\357\0017\374^\343\034\376\220\006\374\216x\256g\304\022\317""\003wx\370\347\265\252\030xGB\343\224\261\235\207&\223t\361\024\rEt\000\377\220\2438\302\047\034$Yb\343\251\000m\204\243R4*\314\241\014!\263Q\254\343P\003\202\373&M\254\224p\324EMw\307s\235\3576\033\263`)\253\2306\213\006\244L*b\240U\037\tf\2563\006\024\203\231(\245@&|^\222\213\320\334\340\263(\226\004\020\306\253\r\357\317\252\r^<\255\352\r\276\3442\244\240\024E^:\255VxI\303\355\212\001\315\047\362\047\350\355T\322@\203\312|W\312\334DeQ,j\274\210\232\353\036\215iw\243\0058\265`\354\252\010\211\312\301H{\331\243\220a\032l\354\231uE\001\220\345\006_\227\364\343`\265\002N\334\360?3\360\354&\350\231+R>\270_-\303\377\357\3355\240\246\202\326\220\013\222\262\324\315[\023t]\225\362\006T\213\341\t\222\016\002\230W\224\n\023u\366\360\215\256N\271\312^A\314\000]]\025\nb^(\234\024*\212&\002\022\010oA\2516\2600^]4\267\022\254\n\000\252\n\017@W\205\212\"\244<\\,\342y\211!]R*\025\245\356\227\336M\0209\351kg\0172f\201(\265\262\210\267\246\n\214E\322\006R\307\251/\333\201+\346\352\325R\256(y\001\234\270\003/IE\357\262\221d]\322\340\302z\257\2607\220u(\255\3330\032R\005\377\264\223\372I\035\034\235\324\375DO\352xy\240o\367\315\267W\0248\336{B\241\213\342)\223I\217n2\246\216\177EHE\007l\220\177\032\216\376~|\307\233)\377\336\275I\375\274\334K\312\273\252\274\241\207\021\343d\217\230\001\212b\277\007\246Up$\252\320\226\254\047\341\251KB\305\033\334H\253\n\\k\232\344\312x\367\202\365N\204\271&\301m\30534\264\252*\235a\267\"\237\\\346\250b\315m\212\317Z\003.\362\"K\2051_\013\224\014\336\375\354\245\362\347\2276_\202z\"\357z\026T+\340\222~\254*u\224\030\r\036\200.\343\276\373s\351\014\362\203\000a8\251\327\217\033<D\361\367\206\363\250\367\027G\373b\346\014yn%?]\353\353\2176\2376kf\250\023\036\370\313h\2566k\235\310\270y@8\262o=\266K\316\252\003\206\241\346\317d\224p\235\350\250\231\304\331Sz\353\236\365\322\026\354\217\255\345V\271\235\356\014\217\323\361Gv\322[\020\0057\037\310\2445@\347\2379Z\353^\353\260]\276xC\263\271\316\360\250\371\214$\310\n\215\177\357\314\265\006Z5o\307`\047z""\013N\2765\354\315q\002\361|0c\346}\263\326\235c|\347\246F\036Z\234\365\306^\241\337\255\265S\027\261\316\243\357\234\220\373\270\272\321\200\220\231e(z\351\031\347\310\2405c\277p\274\017\341\241f\222\366\215\230\367\351\344\003\372\340E+\346\002\222\354\204o6\205N8\332\344:\341\230\031\353\204G\314D\047<f\302t\302\204\017\003t`\212\204\311*\375f\331y\326Jt\"\020\265\271e}e\301\316Hs\320\034\205\311\200\305\0027L\256;\0145W\314\257\350\350\254\265j\031\366\252\r\331\017\233\003f\215\2040}\303\374\215\224-\300\362\016@\237\350\334\0301\357\231\351N\024\317\353\275\227I\232\010WV\317\000\236\317\255\025;t\031\035cg\320\241\257\311\232\325o\275s\346[\261Nt\022\374G`\232F\\\364&\003\367\314<\204\315\207v\301\231p>\266_^\024h\372\200\036\274E8~\202\345\327\210d\325m\tJ7\327\216^\274\246\007\277\323\337\217:S\323\264o\334|K\322\227\341~\006Mwz\2759\333\024\020\315Hs\000\250\324\017\336K\326\206\375\314I`\244uS\200J\354\330s\316\200So\t\036\360\375H\223M3K\242\2602\211\353t\200p\203<\203\324\207!f\250Y\260D\023t\202k\307\360\250\004Z\2560\366O\222\205\374\262v\210\361h\304|b\305\2549\230!\233X\3350\357e\250\247wb?yg\317\332e\007\000\005\304\350\370c{\303I:[m\244\017\022;\t\021\375\014\320y\225L\221;V\321\236wb\235\310\260\031\242\261\005\200\032\342x\000L~hm\321\357~i\207\333\277^p\027\3734\223\355\204o4s\310\227\270\025\352\021V\047O\311\007{\022\3719a\026\311c+\017\321\001\303\n@H\010\357VS3\023\300\372\360\250\271\014X\375a\3558,\311$D\233\306(\372\233\373lA\004\250h\316\302\2223\362\273U\263\331\t5\327\372\0109c\375h\247m\001)Z 1r\237\250V,\260\344\001a\344\014\203\327}2\007\361\001\035\227\233e\344\025\003\2773<aJ\244F\343{t\357-}{\330\211\216\233i\263\004J\360\006h\035\275\341\256\207\230\021UpF\277\376\355b\001sf\336\347\010\013\347\274\251\232\323d\226\024\241\214P\276\017\020\307\002\024#\n\r7\263`\017:1\177\021\240y\263Y4\27757I\206\324\2604\033\246G\003P\010\240\000\235|h\047\354\347\316J\353ZKp5\245\216\361Yah\376C;\357\204\002\253\247\341\234yk\312\216\331""\t\257u\261v1\014\371\007s\322\355\257\377BPs\366W@6\266\374\201\365\263\023s\022\227\303\267\021\027\206\022T\377[@\361\271\375\023#\252\313\274)\350\236\020\312B\004\273\007\242\\6\217I\301\032\263\322V\331\316\272\232\343\326\317mo\010\350\036\024\343\236\365\037g\324I\265F[\236l\376\2037\014\337\347\371K(m\235\010\244n\311\016t\3274\235N:\261KF\337\347\3462\235X\264\217Z! \346U\232\303\356?P\233\275\242\274h\261\264\237b\337\241\276\014\202r\247\254;v\221\311\301\360\024\t\321\351e\207I\365s\222\204\215_\2449`7r\227\034\203e\226.\245\332Gt/M\323\231\316\344]\010\357\243\215\331\320!\027+Hj\206,\321\205\227\255d/\257us\236xa\324\314k\250Z\014\004X08\314\270\366\331\247\200:\031tl\036\350\215\234\t\0176\307\350\r\367\320\037\220<\014\304\333\344\245%\323\247\033\355\332\247H_\3770\202\307\250\306>w\302SH\305H\363ZS\0024K\226\247\273\240\263x\320\017n\\X\250\317U\347\014\203A\361\361\0057\370\036\024\342Q\363\047`b\250\3339\336V\350\372K\357\014P\210\373.\235V\334F\365$\010\3057\355] !2\001\2720\001\367@d\006\350;\r|O2\001\277\003\212\006\316g\310\023`\364\234\023i]o\317\303=\367\020\352v\371%\353\217\255\2036\244y\223\336\374\006\302bZ\217)\206\000*z{\221.\376\322\016}\272\336\327\177\223\336\270C\322\377tC!\022\234\253\221iw\330GnF\233[\240\230\314\262\013\270\027!H\254\004t\257\000\322V\363\3258lr\256X\335\002\001\3430\202\010\215\334%\047\366\030h\322\373V\310/\035\275\275}\221\376\024E\2424\240&\006\\Ua\353W\233\263\323\350R2kt*\325N\267\213\027\211\213\0274\267\217\036#@\307\021\010.Ef\000\314Ag\004\324z\273}\373b\003\177Q@X\333\320\315\t\332\3675\331\205\306\375\263\375\026\374G\320\277\367k\206\305\347\375\256@\371M\\5a\242G\014\212\250\253W\363\240\232x\003]B\037D\310\0001\2545;\014\001\036:\345\026\334\267c\346\032\024n\322\nY\023t\376\307V\302\327\216\336/\024w\206}\373\221\265\330\2725o\307\274\025\010\375\030\035\277o\035\330\234\033\207\177d@$\356\222\367\366u\372=\360\273\023\207\222\177\032\353\353\277\203\215\212\312\251\233O\341\206\356g\004A\035""\210\231\323t\006~z\331)g\334\021\340\316\273\374b\317c\300\236\206\377\037epW\261@\276(\n\223\000\207\206\331\330\367m\226\356Y3K\207g\001\240\210\023v\326Z7|\241\270D-\205n\260\306-\205\256`\243\2024\014\321\353.=\367\355\047\364\305\353\213\344\025\017a\3737Gp\214\026w\031qo\306{\254,:}\364\257V\026\356\346\221\207\266{+\376\017\047)\350\035";
-    PyObject *data = __Pyx_DecompressString(cstring, 2867, 1);
+    #elif (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2876 bytes) */
+static const char cstring[] = "x\332}VKW\333\310\022\216\317\230`\202\223`\336\220I\306\236\020 \017\3108\204<&s\347\216\002\206a\302\313\017B\030n\216\216l\313F\301H\266\036\030\347d\346\316\322K-{\251\245\226Zz\351%\313^z\311O\310O\270U-\311\026\223\314\315\tju\251\273\272\352\253\257\276\366\374\375xY\321\343\202\0347d\361\254*\026t\261\030?\026\033uE-\306\005\265l\234\210\262\036\237wW\235\030\025]\252V\304\370\251P1D-^R\324\336\232\305\177\257J\005\375P\323\325GqNn\274\337\251\352\222\"\013\225\303\025\241R\021\362\025\361\320\375\326\265\303\354\375{w\355\373K\306\234\001g\034\202\375\357\213\005YVt\001-\332\202!\253\242PD\277y\305\220\213\013~\034\332\202f\344\013\025A\323\n\336\271\013J\376\003\344U\2244\234\2112>\313\005I\3260\333\305\262\250\263\205jY\013\230J\206k\202\271o\325\244\262,\350\206*J\232\353\243\250\324\345\205\256\265\252h\212\\i,\372#_T\225\252$\363\005\345\344D\221}kwy\367\245\033\256\246\026\036{\313\036\363\n\313[[\2546\364#1\256\3445Q=\025U(\200\246\307\363b\334O-\016\005\330Vd\361Q\034\200\201\njF\265\252\250XB\177\205!\033\232!T\026J\206\\@\227\200\352k\304\213\363\341zmHPTy\315\373\236kTE\277`+\030\326\226\250\037)\305UQ+\250RUWT\\\260\272\301m\246VrX\3575ns\3635\267\362\206\317\244\270\354\316vvmo{%\267\261\263\315\347\016vSk\212z\"\350k\200%\034\227\005\0247\266\263\273\260\221_\313\354l\361+\260\225{\275\231\362\215\331\215\365m.\267\227I\275I\035\354\357dV\371\235\355\315\203-\241\n(\226wU\345\254\201G\177-\034\327\326{\333Wa\223\310>!8>\207v\005U8\021uQ\355\036\304s\271\\f\343\365^.\225\315\372\365`\344\363<\\>\206\347/#\307\257\355d\366\271\314j&\265\306\273\231\362\201T\371\365Tnm\0172\314\254cz\374\316.\302\222\345\375l\3413\003\000>\007m\301-A\034\370\255T\356\327\235U>\210\207\347\223\337\346\266RY~\227\313\300\230Ke\262\374\352\0068\333\335\311n\340gn\323u\020\234g\272\276\273\240\360Y\200b{\235\357\002\301\277\3456\367R\360\354-\306\367\200\033~\267q\006\177H\003~[<\3233b\211\347\201;<\374\363ZU\014\274#\241q\312\330\316C\223I\272x\202\206\":\200\177""\310Q\034\341\023\016\222,\261\361D\2006\302Q)\032\025\346P\206\220\331(\326q\250\001\301}\223&VJ8\352\242\246\273\343\231\316w\233\215Y\260\224UL\233E\003R&\0251\320\252\217\0043\327\031\003\212\301L\224R \023>/\311Ehn\360Y\024K\002\010\343\345\206\367g\325\006/\236T\365\006_r\031RP\212\"/\235T+\274\244\341v\305\200\346\023\371c\364v\"i\240Ae\276+en\242\262(\0265^D\315u\217\306\264\273\321\002\234Z0vU\204D\345`\244\275\354Q\3100\r6\366\314\272\242\000\310r\203\257K\372Q\260Z\001\047n\370_\030xv\023\364\314\025)\037\334\257\226\341\377\023w\r\250\251\2405\344\202\244,v\363\326\004]W\245\274\001\325bx\202\244\203\000\346\025\245\302D\235=|\243\253S\256\262W\0203@WW\205\202\230\027\n\307\205\212\242\211\200\004\302[P\252\r,\214W\027\315\255\004\253\002\200\252\302\003\320U\241\242\010)\017\027\213xVbH\227\224JE\251\373\245w\023DN\372\332\331\203\214Y J\255,\342\255\251\002c\221\264\201\324q\352\313v\340\212\271|\265\224+J^\000\047\356\300KR\321\273l$Y\2274\270\260>(\354\rd\035J\3536\214\206T\301?\355\270~\\\007G\307u?\321\343:^\036\350\333}\363\355\025\005\216\367\236P\350\242x\302d\322\243\233\214\251\343_\021R\321\001\033\344\237\206\243\277\037\337\361f\312\177poR?/\367\222\362\256*o\350a\3048\331#f\200\242\330\357\201i\025\034\211*\264%\353Ix\352\222P\361\0067\322\252\002\327\232&\2712\336\275`\275\023a\256Ip[\361\014\r\255\252J\247\330\255\310\047\2279\252Xs\233\342\213\326\200\213\274\310Ra\314\327\002%\203w?{\251\374\345\245\315\227\240\236\310\273\236\005\325\n\270\244\037\251J\035%F\203\007\240\313\270\357\376\\:\205\374 @\030\216\353\365\243\006\017Q\374\275\341<\352\375\305\321+1s\232\274\260\222\237\257^\351\2136\2376kf\250\023\356\377\313h\2564k\235\310\230\271O8\262g=\262K\316\212\003\206\301\346\317d\204p\235\350\210\231\304\331Sz\363\256\365\312\026\354O\255\245V\271\235\356\014\215\321\261\207v\322[\020\0057\037\311\204\325O\347\236;Z\353n\353\240]>\177K\263\271\316\320\210\371\234$\3102\215?qf[\375\255\232\267c\240\023\275\t\047\337\034\362\3468\201x"">\2321\363\236Y\353\3161\2763S#\017,\316zk/\323\037V\333\251\363X\347\341\017N\310}\\\336h@\310\3142\030\275\360\214\263d\300\232\266_:\336\207\360`3I\257\014\233\367\350\304}z\377e+\346\002\222\354\204o4\205N8\332\344:\341\230\031\353\204\207\315D\047<j\302t\334\204\017\375\264\177\222\204\311\n\375n\311y\336Jt\"\020\265\271i}c\301\316Hs\300\034\201I\277\305\0027L\256;\0146\227\315o\350\310\214\265b\031\366\212\r\331\017\231\375f\215\2040}\303\374\215\224-\300\3626@\237\350\\\0376\357\232\351N\024\317\353\275\227I\232\010\227VO\003\236/\254e;t\021\035eg\320\301o\311\252\325g\275w\346Z\261Nt\002\374G`\232F\\\364&\003\367\324<\200\315\007v\301\031w>\265_\235\027hz\237\356\277C8~\202\345W\211d\325m\tJ7\333\216\236\277\241\373\277\323\337\017;\223S\364\312\230\371\216\244/\302}\014\232\356\364Zs\246) \232\221f?P\251\017\274\227\254u\373\271\223\300H\353\246\000\225\330\266g\235~\247\336\022<\340\373\220&\033f\226Dae\022\327\351\000\341:y\016\251\017A\314P\263`\211\306\3518\327\216\341Q\t\264\\b\354\237$\013\371e\355\020\343\321\260\371\330\212Y\2630C6\261\272a\336KPO\357\304>\362\336\236\261\313\016\000\n\210\321\261G\366\272\223t6\333H\037$v\022\"\372\031\240\363*\231\"\267\255\242=\347\304:\221!3Dc\363\0005\304q\037\230\374\300\332\244?\374\322\016\267\177=\347\316\367h&\333\t_o\346\220/q+\324#\254N\236\222\217\366\004\362s\334,\222GV\036\242\003\206\025\200\220\020\336\315\246f&\200\365\341\021s\t\260\372\303\332vX\222I\2106\215Q\3645\367\330\202\010P\321\234\201%\247\344w\253f\263\023j\256\365!r\306\372\321N\333\002R\264@b\344\036Q\255X`\311}\302\310\031\006\257{d\026\342\003:.5\313\310+\006~gh\334\224H\215\306w\351\356;\372\356\240\023\0353\323f\t\224\340-\320:z\335]\0171#\252\340\214~\373\333\371<\346\314\274\317\022\026\316YS5\247\310\014)B\031\241|\037!\216y(F\024\032nz\336\036pb\376\"@\363F\263h~on\220\014\251ai\326M\217\006\240\020@\001:\361\300N\330/\234\345\326\325\226\340jJ\035\343\263\302\320\374\007v\336\t\005VO\3019s\326\244\035\263\023^\353b\355b\030""\3623s\302\355\257\377BP\263\3667@6\266\374\276\365\263\023s\022\027C\267\020\027\206\022T\377{@\361\205\375\023#\252\313\274I\350\236\020\312B\004\273\007\242\\2\217H\301\032\265\322V\331\316\272\232\343\326\317mo\010\350.\024\343\256\365\037g\304I\265FZ\236l\376\2037\014\337\347\371+(m\235\010\244n\311\016t\327\024\235J:\261\013F\337\027\346\022\035_\260\017[! \346e\232\303\356?P\233\275\242\274l\261\264\237b\337\241\276\014\200r\247\254\333v\221\311\301\320$\t\321\251%\207I\365\013\222\204\215_\2459`7|\207\034\201e\206.\246\332\207t7M\323\231\316\304\035\010\357\223\215\331\320A\027+Hj\232,\322\371W\255d/\2575s\216xa\324\314\253\250Z\014\004X00\304\270\366\305\247\213\236:\031tt\016\350\035u\326@Y\303\003\315Qz\335=\366\2313\321\ny@\336\"\257\350,\234\331\371\356\211\223\370|\355J\337\020b\310\030\307Vt\302\223\310\310H\363jS\002PK\226\047\277 \267x\33637<\254\327\227\342s\2121\241\006\371\272\033|\017\352\361\210\371\023\0202\324m o+4\377\205w\006\010\305=\227U\313\366U\354\315\256\026\241\n\247\275\233$D\306A \306\341B\210L\003\217\247\200\370I\246\344\267A\332\300\3754y\014\324\236u\"\255k\3559\270\360\036@\001/\276f\375\261\265\337\206Do\320\033\337A`L\3641\311\020\340Eo-\320\205_\332!\304\352\006\275~\233\244\377\351\252B,8W,\323\356\260\207$\21567A:\231e\207\274\002f$\240 \254\215\005\320\270\232/\313a\223sU\353&(\031\207\021Dh\344\0169\266GA\234>\364\352Gom\235\247?G\2211\r\250\212\001wV\330\372\325\346\3544\272\224\314\032\235L\265\323\355\342y\342\374%\315\355\241\307\010\360r\030\202K\221i\200s\300\031\006\331\336j\337:_\307\237\026\020\326\026\264u\202^\371\226\354@\007\377\331~\007\376#\350\337\373Y\303\342\363~`\240\016\047.\2330\321C\006E\324\025\2569\220O\274\212.\240!\"\244\237\030\326\252\035\206\000\017\234r\013.\336Qs\025\n7a\205\254q:\367c+\341\213H\357\247\212;Cf\177b\275\266f\315\3311o\005B?J\307\356Y\3736\347\306\341\037\031P\213;\344\203}\215>Yo\327:q(\371\347\321+}\267\261cQBu\363)\\\325}\214 (\0101s\212N\303o0;\345\214\321gkm\001\356""\277\213\257\366?\306\354\351\371\377Q\tw\025\213\345\253\0021\001\210h\230\220}\317f\031\2376\263th\0060\2128ag\265u\335\027\215\013\324Uh\tk\314R\3502\344\20221H\257\271\014\335\263\037\323\227o\316\223\227<\204\355\337\034\3011Z\334E\304\275%\357\262\312\350\364\341\277ZY\270\247\207\037\330\356\r\371?j\005\354\270";
+    PyObject *data = __Pyx_DecompressString(cstring, 2876, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3801 bytes) */
-static const char cstring[] = "\377() got a\377n unexpe\377cted key\377word arg\277ument \037\004m\377ultiple \377values f\373or\032\007.?Dic\377t[str, A\377ny]Optio\377nal[Call\037able[\026\003\017\006\047\000k]]&\003]\010\nTua\000\355[A\000, \037\013ann\367otaS\001s-un\357readT\001bou\367nd-\244\005s-su\177bclasscq\004\357-obj\325\000dis\366\202\001en\210\001gcin\275s\352\001.get$\002r\033gs\010\010fu\261\000\020\000\216 \376!\005signatu\357reis>\003dow\373n-\r\006poson\367ly.\000\005_dro\377pin_comm\303on\026\005<\006E\006\246\006sr\273c/>\004/_o\270\"s\377.pythe o\377bserver \377must be \372\323\005 \376 None,\371 \226 \277@suppo\371r\277A\365\005unusu\177al-func\214A\352\227@B\254!A\324DsBu\355i\322@nF\031\004Typ\365e\251EC\302!Meth\377odDescri\357ptor\035\001DIA\357LECT\354AFAL\377LBACK_RE\377ASONSFUN\377CTION_TY\377PEFormat\351F\311 l\000S\332`INS\375P6\000_FROM_\275C8\000ABLE\r\005S\377IGNATURE\377KEYWORD_\177ONLYMap\303 ?gProxy\230\001{\021,\235\003\024\007Wr2\000e\245\002\231!\376\201\204\005Paramet\373er`\006_ATTR\177IBUTESS\326E\330\370b;\004\350\013__\254+_F\377ORWARDRE\353F_\344\003_\340\010_GE\377TFULLARGn\360\001_OP\223!S_\373\005\300\034\000\374\002\034\000\010\t\047\t\374\t_M?ETHOD_\204)M\004\377_NAMES_P\373AR\005\000TERS_\377DICT_POS\315I\206AAL\304\"\003\nR_\354\334%\214&_S\210 NG_~\200&_VALUE\003\000\356#\007VARK\t_Py\371x\001\000\363\206\001_Next\377Ref__all\323__\004\000\245\206\003e\001\010io\363ns\027\001\230\206\002_get\357item(\001dic\261t0\001\240\204\0018\001ge\n\002i{ni\022\002mainO\001_modulL\002n\305@\356a\001newh\001qua\335l\013\005sel\202\000__WtesO\002t\225\000_\262\206\006~\226\001type_p\210a\376\211\002validat\250\014\004\233a\240\002w\277bd\276\to\373f_\367\207\007_bind\377_core_de\237fault\343\206\013\367\206\005p\377y_empty_\375f\207\205\002_code_\177impl_is;\001\377outine_k\376J\001missing\365_\302\210\006_\344\002need\247s_e\360\211\001\367\210\002_\363\001p\276\305\204\005_cls_\005\006s\177_return\236\t\304\364\007\356\210\001_\304\000\003\002\213\047to""\377o_many_w\027ith\331\010s\344\010\271\003\000\016\271_\205\213\002\216\212\007lib\232\212\010a\277rgarg2\036\003r\377gsasynci\363o.\264 \362\003satt\317ribu\253@\313\"re\377asonboolD\320\212\002\325\212\002_\016\004\242\210\003\324\212\003l\260!\377in_trace\377backclosye\207 \333!copy\225A\362\221Ds\203\212\003\201Bentr\177yenumer\360@\376\317!_strexf\376\345\"follow_\200\364D\253C\264\211\001\264\211\005\276g\311\211\002\243\000s{ge\262\215\001rget\261\204\001p\225\214\010\300\204\001\257\212\005\330\213\010get\320\213\010\177globals\000\004\357_iid\217\214\004int\177isdisjo\005\002\277supers\253\205\003s\374\247a\253askwkwaorgkw\341\005kw\376\213\001\317args\004\003\371\005loqcc\000\000\003\346@dem\317\212\002\362\350dn\312\205\001\316\205\001dnex\tt\231 \374as\004\001\271%\020\001\333\214\001\003bj\304\215\003\207\214\005\237\214\003\244\214\004\253\214\004\342\205\007\340\336\205\002\217\204\007\230\204\010\354\206\001\247\204\010pro\366\334\000ty\216\206\003part\347ial\000\004\244\003pop\217posi\312\217\003\330\215\006\235\215\004p\377ossible_>\211\"spriv\313\206\001\234\206\001\316\311creq\217\205\003\212\205\016se#nd\325\215\002\365\204\002\336 _\342\215\005\352 \366\267eig\243\216\017_fal\361l\364a\320\207\007\252\210\001strt\357hrow\337\207\001sty8\265\214\001\245\221\002\251\221\003var\230A\004\000\377kwwhy_no\371t\341\205\r\357\207\004\200A\320\000\021\377\220\032\2308\2401\360\006\377\000\005\014\2104\210q\220\377\001\330\004\007\200u\210C\377\210q\330\010\025\220W\230\377A\230U\240,\250f\260\373C\260\016\000\013\210>\230\023\377\230A\330\014\023\2201\330\377\010\013\2104\320\017#\240\377;\250a\250|\2703\270\377g\300Q\330\020\025\320\025\327+\2501\032\004\014D\000z\230\377\027\240\007\320\0477\260s\377\270#\270Y\300g\310V\377\320ST\330\020\023\2207\377\230!\2305\320 2\260\337&\270\007\270qL\004\t\330\033\014\017w\000\017\020\\\004\t\001\215\000?z\220\021\220%\220\217\000\t\004\376\234\001x\220s\230*\240A\377\240V\2505\3200D\300\377E\310\021\330+0\260""\001\226\000\002\330\010,\nu\260\000\r\002\013\373\014\340G\004&\230\t\240\032\357\2509\260A$\004\013\2101\377\320\000\022\220%\320\027)\337\320)9\270\021\213#1\330\377\004\016\210a\330\004\014\210\377A\330\004\021\220\021\330\004\177\022\220!\330\004\024\220\014\000\373\026\220\026\000\007\320\007\030\230\377\004\230C\320\0373\2607\357\270!\330\010\226 \220L\240\373\003\2407\000\010\210\t\220\0236\n\000\007\240\264\002u\220g\002\002\002\377\013\2105\220\003\320\023$\177\240C\240u\250C\250\373\000\177\020\220\007\220q\230\001\373\001\277u\220J\230g\240\311 \035\376\370 !\330\r\022\220#\220\347Q\330\014l\001\002\007g\230Q\353\230a!\n\032\315 8\2405\357\250\001\340\014\234\001\010\013\320\377\013\034\230D\240\005\240]\177\260\047\270\021\330\014\027]\000\265\010\014\000Q\335At\210\275@\017\357\210v\220Yh\000Y\250c\377\260\026\260|\300;\310c\377\320QW\320WX\330\004\367\013\210<\214\000\006\230i\240\367w\250i\270@&\300\014\310\377K\320WZ\320Z[\330\377\030\031\320\000\025\220X\230\317Q\340\004\005\226\"\006\006\n\210\367$\210a\266`\004\010\210\007\372\310`\005[\000f\240G\2507\373\260!\323Aw\220a\220u\377\230N\250&\260\007\260w\373\270a\235D\005\330\010\014\210\237I\220S\230\014\047\000\266`\017\377\210t\2201\220G\2307\357\240!\330\020\261\000\330\013\014\376\227I\026\320\026A\300\021\340\327\004\n\210\205@\013\244\204\013~\230}S\354\000S\250\001\330\010\305`\177\022\220/\240\021\240&\013\000|\312a\263B\007\200t\2103\315@\376k\004\005\230]\250$\250g\371\260\332 \317@\320\025,\250G_\2601\260L\300=\000\017\325\204\001\3251\271\000>\270 \004\304CE\230\377\035\240d\250\047\260\021\330\177\010\020\220\001\320\021(\350 \376\205\000)\2207\230*\240L\377\3200@\300\004\300H\310\377A\310U\320RS\330\004\267\r\210T\254a \240\310\205\006x\377\220t\2304\230z\250\027\375\260\236\000\026\220d\230,\240\271b\251\000\337`c\220\021\323a\017\337\210s\220!\220\361`\023\220\2753\251 }\240N\260\340\0021|\235 \263@\010\210\005\210U\034\002\277\010\021\220\021\220$\314 v\357\230Z\240q@\001\007\200q""\365\330\021\002+\260a\240:\250Q\377\250a\330\004\026\220c\230\177\021\230%\230r\240\021\322\206\001\326\034\004)\230\230\204\002\004\363 U\230-&\235\000\010\013\223 g\340a\370\"\377\330\020\026\220i\230q\320\377 P\320PX\320XY\377\330\014\025\220Q\220f\230\377A\230V\2401\330\014\r\366\365\206\0013\210\261\000\330\014\022\220>J\000\320\034J\310(\360\001\222\002\373&\230\275\207\002x\210r\220\031\357\230$\230d\304@\010\017\210\365z\205\000(\212@\014\260A\330\037\032(\250\t\260\214\002!\001\313 \377\016\210d\220\"\220I\230\267R\230q\211aG\220\200d7\375\230\377A\320\027*\250!\250\2378\2605\270\006\261a\320\207\001w\376\234\001\240\004\240A\240Y\250\353b\260\260\205\002t\314\207\001\330\020\031\376\355\000\047\240\030\250\021\250!\370\264\206\004\202\206\001\257@\013\2106\220\027\372\332\205\003\177\222\000&\250\003\2501\376)\003)\240>\260\021\260!\307\340\020\033\224!\304\"\373@\"\240_!\2408\250<\244\204\002\004\230\207\002_\030\230\010\240\001\244\211\001\010\303`\3671\210G\241@h\230c\240\177\024\240Q\240g\250S\320A\372\270E\010\332\206\002\2207\230#\230\377U\240#\240\\\260\023\260\017E\270\023\270\260\211\0047\024\351\001\260\210\003\377\013\210;\220a\220w\230\377a\230w\240n\260A\320\177\000\031\320\0311\260\021\266\210\001\377t\2108\2203\320\026-\277\250[\270\001\270\021\330\204\014\010\047\017\210}\230\212\001\216D9\035\001\236\205\001\377w\220a\330\014\020\220\t\377\230\023\230E\240\035\250d\376\212\207\002\020\030\230\001\320\0313\375\260\246\212\0028\2301\230A\330\376\322\204\022\220\021\330\022\036\230h\377\240d\250$\320.E\300\377[\320PQ\320QR\330\373\027\036\234\000|\2501\330\004\367\013\320\013\246#1\320\000\032\177\230.\320(;\2701\234\047\317F\220\047\230\371\"\327\213\001\006\220\367g\230Q\267\213\002\360\006\000\t9\020\345\206\001\300\213\002\210q\220\021\007\223\210\010\177u\320\024\047\240q\250\260a\277\004\t\210\024\320\ro\0036\374\271a\253\212\002\033\230;\240n\320\3774G\300q\360\010\000\005q\020\366\207\001\346b\274\210\0011\330\004\340\000\356\321""\001\006\210i\313 f\240A\322\256\214\0015\344\211\001\274\214\0016\222\0035\220\013\003\220\344\207\017v\244\001\371\207\001\365\211\005\000\t~\375\211\t\023\220<\230q\240\373d\366\316`\027\2206\002 \240\001\340\367\014\023\220`\001\004\n\210%\013\320\017\313a5\243\206\003\374\207\004\371\211\001\207\212\001\376\275\213\001\001\230\026\230z\250\026\377\250q\330\010\032\230\047\240\357\031\250!\250\333\215\001\320\013\035\373\230SY\001\032\230/\250\021\377\250&\260\010\270\n\300\047o\310\021\330*\265@\340\014\003\020\377:\270W\300A\330\010\016w\320\016\037\224\000\005\240Q\306\212\001\3775\220\001\320\000\033\320\033\377-\320-@\300\001\360\n\377\000\005\016\320\r\035\230Q\246\351EL\240\224\214\013\374\211\001A\220\212\003Q\356\227\212\003U\230!\242\212\001L\230\005\365\230\r\002O\365 d\250!\250\376\206A\010\016\210a\210x\220yq\260\213\001\274\217\001\004\220A\220\250\210\002\337\017\220}\240A~\001\010\320\377\010\036\230k\250\024\250Q\317\250j\270\001\227B\213\002M\310\377Q\360\014\000\005\010\200y\377\220\007\220u\230D\240\004_\240H\250A\250q\000\016\257@\377q\320\030E\300Q\300d\177\310!\3109\320TU\232\204\001\377\010\220\001\220\022\2201\220\377E\230\032\2405\250\t\260\377\022\2601\260M\300\033\310\375G\316\217\001\010\014\210M\230\021\377\230!\320\000\034\230O\250\237<\260~\300X]\000\224`\010\220\306\220\005\251\213\002\264\220\004\373\211\001!\366d\244\220\006I\353\220[\206\"\014\252\210\003\047\240\021\376\375\213\002\340\010\020\220\010\230\007\277\230u\240D\250\004\236\000Y\377\260g\270Q\330\020\024\220\377D\230\001\230\027\240\001\240?\026\320\047:\270!\333\211\004\227\220\010\354\252\220\003\356\217\001|\220\337\205\001F\240\047\363\250\021\224\220\004\231\217\001\024\320\025%\027\240W\250\223\204\0024\236\211\002o\001\327\221\002\376\355\207\003\036\230j\250\n\3202\377G\300q\330 3\2601\337\360\024\000\005\035\245\206\001\007\200\177x\210t\2204\220q\216@\374\235a\353\214\001\021\220\031\320\032+\377\2501\250E\260\025\260a\217\330\017\020\340\337\206\022\255""\001\275\212\0044\241\210\201\207\026 \003\341\222\001\377\206\023\027\214 s\356\312\001\250%\250\367@\007\200v\337\210S\320\020$\236 \010\260\337\004\260D\270\r\241\207\005\340\010\357\017\320\017 \241 \025\240o\373\3205\245\206\001\006\000\005\013\320\375\n\231\204\003U\250/\3209K\363\3101\357\223\0019\006\004\250J\260?a\260u\270A\340\330`\226\215\001\375#\222Bt\320+=\270S?\300\001\330\022*\250\220\215\003";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3801, 5204);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3819 bytes) */
+static const char cstring[] = "\377() got a\377n unexpe\377cted key\377word arg\277ument \037\004m\377ultiple \377values f\373or\032\007.?Dic\377t[str, A\377ny]Optio\377nal[Call\037able[\026\003\017\006\047\000k]]&\003]\010\nTua\000\355[A\000, \037\013ann\367otaS\001s-un\357readT\001bou\367nd-\244\005s-su\177bclasscq\004\357-obj\325\000dis\366\202\001en\210\001gcin\275s\352\001.get$\002r\033gs\010\010fu\261\000\020\000\216 \376!\005signatu\357reis>\003dow\373n-\r\006poson\367ly.\000\005_dro\377pin_comm\303on\026\005<\006E\006\246\006sr\273c/>\004/_o\270\"s\377.pythe o\377bserver \377must be \372\323\005 \376 None,\371 \226 \277@suppo\371r\277A\365\005unusu\177al-func\214A\352\227@B\254!A\324DsBu\355i\322@nF\031\004Typ\365e\251EC\302!Meth\377odDescri\357ptor\035\001DIA\357LECT\354AFAL\377LBACK_RE\377ASONSFUN\377CTION_TY\377PEFormat\351F\311 l\000S\332`INS\375P6\000_FROM_\275C8\000ABLE\r\005S\377IGNATURE\377KEYWORD_\177ONLYMap\303 ?gProxy\230\001{\021,\235\003\024\007Wr2\000e\245\002\231!\376\201\204\005Paramet\373er`\006_ATTR\177IBUTESS\326E\330\370b;\004\350\013__\254+_F\377ORWARDRE\353F_\344\003_\340\010_GE\377TFULLARGn\360\001_OP\223!S_\373\005\300\034\000\374\002\034\000\010\t\047\t\374\t_M?ETHOD_\204)M\004\377_NAMES_P\373AR\005\000TERS_\377DICT_POS\315I\206AAL\304\"\003\nR_\354\334%\214&_S\210 NG_~\200&_VALUE\003\000\356#\007VARK\t_Py\371x\001\000\363\206\001_Next\377Ref__all\323__\004\000\245\206\003e\001\010io\363ns\027\001\230\206\002_get\357item(\001dic\261t0\001\240\204\0018\001ge\n\002i{ni\022\002mainO\001_modulL\002n\305@\356a\001newh\001qua\335l\013\005sel\202\000__WtesO\002t\225\000_\262\206\006~\226\001type_p\210a\376\211\002validat\250\014\004\233a\240\002w\277bd\276\to\373f_\367\207\007_bind\377_core_de\237fault\343\206\013\367\206\005p\377y_empty_\375f\207\205\002_code_\177impl_is;\001\377outine_k\376J\001missing\365_\302\210\006_\344\002need\247s_e\360\211\001\367\210\002_\363\001p\276\305\204\005_cls_\005\006s\177_return\236\t\304\364\007\356\210\001_\304\000\003\002\213\047to""\377o_many_w\027ith\331\010s\344\010\271\003\000\016\271_\205\213\002\216\212\007lib\232\212\010a\277rgarg2\036\003r\377gsasynci\363o.\264 \362\003satt\317ribu\253@\313\"re\377asonboolD\320\212\002\325\212\002_\016\004\242\210\003\324\212\003l\260!\377in_trace\377backclosye\207 \333!copy\225A\362\221Ds\203\212\003\201Bentr\177yenumer\360@\376\317!_strexf\376\345\"follow_\200\364D\253C\264\211\001\264\211\005\276g\311\211\002\243\000s{ge\262\215\001rget\261\204\001p\225\214\010\300\204\001\257\212\005\330\213\010get\320\213\010\177globals\000\004\357_iid\217\214\004int\177isdisjo\005\002\277supers\253\205\003s\374\247a\253askwkwaorgkw\341\005kw\376\213\001\317args\004\003\371\005loqcc\000\000\003\346@dem\317\212\002\362\350dn\312\205\001\316\205\001dnex\tt\231 \374as\004\001\271%\020\001\333\214\001\003bj\304\215\003\207\214\005\237\214\003\244\214\004\253\214\004\342\205\007\340\336\205\002\217\204\007\230\204\010\354\206\001\247\204\010pro\366\334\000ty\216\206\003part\347ial\000\004\244\003pop\217posi\312\217\003\330\215\006\235\215\004p\377ossible_>\211\"spriv\313\206\001\234\206\001\316\311creq\217\205\003\212\205\016se#nd\325\215\002\365\204\002\336 _\342\215\005\352 \366\267eig\243\216\017_fal\361l\364a\320\207\007\252\210\001strt\357hrow\337\207\001sty8\265\214\001\245\221\002\251\221\003var\230A\004\000\377kwwhy_no\371t\341\205\r\357\207\004\200A\320\000\021\377\220\032\2308\2401\360\006\377\000\005\014\2104\210q\220\377\001\330\004\007\200u\210C\377\210q\330\010\025\220W\230\377A\230U\240,\250f\260\373C\260\016\000\013\210>\230\023\377\230A\330\014\023\2201\330\377\010\013\2104\320\017#\240\377;\250a\250|\2703\270\377g\300Q\330\020\025\320\025\327+\2501\032\004\014D\000z\230\377\027\240\007\320\0477\260s\377\270#\270Y\300g\310V\377\320ST\330\020\023\2207\377\230!\2305\320 2\260\337&\270\007\270qL\004\t\330\033\014\017w\000\017\020\\\004\t\001\215\000?z\220\021\220%\220\217\000\t\004\376\234\001x\220s\230*\240A\377\240V\2505\3200D\300\377E\310\021\330+0\260""\001\226\000\002\330\010,\nu\260\000\r\002\013\373\014\340G\004&\230\t\240\032\357\2509\260A$\004\013\2101\377\320\000\022\220%\320\027)\337\320)9\270\021\213#1\330\377\004\016\210a\330\004\014\210\377A\330\004\021\220\021\330\004\177\022\220!\330\004\024\220\014\000\373\026\220\026\000\007\320\007\030\230\377\004\230C\320\0373\2607\357\270!\330\010\226 \220L\240\373\003\2407\000\010\210\t\220\0236\n\000\007\240\264\002u\220g\002\002\002\377\013\2105\220\003\320\023$\177\240C\240u\250C\250\373\000\177\020\220\007\220q\230\001\373\001\277u\220J\230g\240\311 \035\376\370 !\330\r\022\220#\220\347Q\330\014l\001\002\007g\230Q\353\230a!\n\032\315 8\2405\357\250\001\340\014\234\001\010\013\320\377\013\034\230D\240\005\240]\177\260\047\270\021\330\014\027]\000\265\010\014\000Q\335At\210\275@\017\357\210v\220Yh\000Y\250c\377\260\026\260|\300;\310c\377\320QW\320WX\330\004\367\013\210<\214\000\006\230i\240\367w\250i\270@&\300\014\310\377K\320WZ\320Z[\330\377\030\031\320\000\025\220X\230\317Q\340\004\005\226\"\006\006\n\210\367$\210a\266`\004\010\210\007\372\310`\005[\000f\240G\2507\373\260!\323Aw\220a\220u\377\230N\250&\260\007\260w\373\270a\235D\005\330\010\014\210\237I\220S\230\014\047\000\266`\017\377\210t\2201\220G\2307\357\240!\330\020\261\000\330\013\014\376\227I\026\320\026A\300\021\340\327\004\n\210\205@\013\244\204\013~\230}S\354\000S\250\001\330\010\305`\177\022\220/\240\021\240&\013\000|\312a\263B\007\200t\2103\315@\376k\004\005\230]\250$\250g\371\260\332 \317@\320\025,\250G_\2601\260L\300=\000\017\325\204\001\3251\271\000>\270 \004\304CE\230\377\035\240d\250\047\260\021\330\177\010\020\220\001\320\021(\350 \376\205\000)\2207\230*\240L\377\3200@\300\004\300H\310\377A\310U\320RS\330\004\267\r\210T\254a \240\310\205\006x\377\220t\2304\230z\250\027\375\260\236\000\026\220d\230,\240\271b\251\000\337`c\220\021\323a\017\337\210s\220!\220\361`\023\220\2753\251 }\240N\260\340\0021|\235 \263@\010\210\005\210U\034\002\277\010\021\220\021\220$\314 v\357\230Z\240q@\001\007\200q""\365\330\021\002+\260a\240:\250Q\377\250a\330\004\026\220c\230\177\021\230%\230r\240\021\322\206\001\326\034\004)\230\230\204\002\004\363 U\230-&\235\000\010\013\223 g\340a\370\"\377\330\020\026\220i\230q\320\377 P\320PX\320XY\377\330\014\025\220Q\220f\230\377A\230V\2401\330\014\r\366\365\206\0013\210\261\000\330\014\022\220>J\000\320\034J\310(\360\001\222\002\373&\230\275\207\002x\210r\220\031\357\230$\230d\304@\010\017\210\365z\205\000(\212@\014\260A\330\037\032(\250\t\260\214\002!\001\313 \377\016\210d\220\"\220I\230\267R\230q\211aG\220\200d7\375\230\377A\320\027*\250!\250\2378\2605\270\006\261a\320\207\001w\376\234\001\240\004\240A\240Y\250\353b\260\260\205\002t\314\207\001\330\020\031\376\355\000\047\240\030\250\021\250!\370\264\206\004\202\206\001\257@\013\2106\220\027\372\332\205\003\177\222\000&\250\003\2501\376)\003)\240>\260\021\260!\307\340\020\033\224!\304\"\373@\"\240_!\2408\250<\244\204\002\004\230\207\002_\030\230\010\240\001\244\211\001\010\303`\3671\210G\241@h\230c\240\177\024\240Q\240g\250S\320A\372\270E\010\332\206\002\2207\230#\230\377U\240#\240\\\260\023\260\017E\270\023\270\260\211\0047\024\351\001\260\210\003\377\013\210;\220a\220w\230\377a\230w\240n\260A\320\177\000\031\320\0311\260\021\266\210\001\377t\2108\2203\320\026-\277\250[\270\001\270\021\330\204\014\010\047\017\210}\230\212\001\216D9\035\001\236\205\001\377w\220a\330\014\020\220\t\377\230\023\230E\240\035\250d\376\212\207\002\020\030\230\001\320\0313\375\260\246\212\0028\2301\230A\330\376\322\204\022\220\021\330\022\036\230h\377\240d\250$\320.E\300\377[\320PQ\320QR\330\373\027\036\234\000|\2501\330\004\367\013\320\013\246#1\320\000\032\177\230.\320(;\2701\234\047\317F\220\047\230\371\"\327\213\001\006\220\367g\230Q\267\213\002\360\006\000\t9\020\345\206\001\300\213\002\210q\220\021\007\341\003\376\231\210\002u\320\024\047\240q\250\377\014\260F\270!\330\004\t\357\210\024\320\rq\0036\260\027\367\270\001\330\221C\033\230;\320\375&q\000\330\0372\260!\360\217\n\000\005\020\375\207\001""\355b\035\002\330\271\004\347\000\330\001\006\210i\322 fK\240A\265\214\0015\353\211\001\303\214\0016\231\003/5\220\003\220\353\207\017v\253\001\200\210\001\370\374\211\005\000\t\204\212\t\023\220<\230q\331\240\202\204\004\325`\027\2206\002 \240\337\001\340\014\023\220`\001\004\n\357\210%\320\017\322a5\250\006\340\230\206\001\203\210\006\202\212\001\220\212\001\306\213\001\001\230\026\377\230z\250\026\250q\330\010\377\032\230\047\240\031\250!\250\276\344\215\001\320\013\035\230S[\001\032\377\230/\250\021\250&\260\010\377\270\n\300\047\310\021\330*\366\276@\340\014\003\020:\270W\300\177A\330\010\016\320\016\037\226\000\367\005\240Q\317\212\0015\220\001\320\377\000\033\320\033-\320-@\373\300\001\250!\016\320\r\035\230MQ\362EL\240\235\214\013\205\212\001A\231\212\003\335Q\240\212\003U\230!\253\212\001L\230\373\005\230\r\002O\230;\240d\357\250!\2506\221\211\001\016\210a\317\210x\220q\271\213\001\305\217\001\004\220\373A\220\261\210\002\017\220}\240A\376~\001\010\320\010\036\230k\250\337\024\250Q\250j\266G\320\033\377M\310Q\360\014\000\005\010\377\200y\220\007\220u\230D\177\240\004\240H\250A\250q\000\375\016\261@q\320\030E\300Q\377\300d\310!\3109\320T\375U\243\204\001\010\220\001\220\022\220\3771\220E\230\032\2405\250\377\t\260\022\2601\260M\300\367\033\310G\327\217\001\010\014\210M\377\230\021\230!\320\000\034\230\177O\250<\260~\300X]\000A\010\\\001\320\220\004\262\213\002\275\220\004\204\212\001!\377d\256\255\220\006I\220[\206\"\014\263\210\003\047\373\240\021\206\214\002\340\010\020\220\010\377\230\007\230u\240D\250\004\376\236\000Y\260g\270Q\330\020\377\024\220D\230\001\230\027\240?\001\240\026\320\047:\247\204\001\277\207\003\334\205\215\001\302\221\006\017\210q\367\217\001|\220>\350\205\001F\240\047\250\021\235\220\004\242\217\001\177\024\320\025%\240W\250\225\204\002\3414\247\211\002o\001\340\221\002\366\207\003\036\230j\377\250\n\3202G\300q\330\377 3\2601\360\024\000\005\375\035\256\206\001\007\200x\210t\220\3074\220q\216@\235a\364\214\001\021\220\377\031\320\032+""\2501\250E\377\260\025\3206F\300a\330\307\017\020\340\353\206\022\260\001\311\212\0044\210P\215\207\026 \003\355\222\001\213\207\023\027\217 s\315\001\367\250%\250\372@\007\200v\210\357S\320\020$\241 \010\260\004\357\260D\270\r\255\207\005\340\010\017\367\320\017 \244 \025\240o\320\2715\311\000\361\223\001\013\320\n\234\204\003U\177\250/\3209K\3101\373\223\001\3769\006\004\250J\260a\260u\337\270A\340\010\016\356\213\001\220#\376\225Bt\320+=\270S\300\037\001\330\022*\250\234\215\003";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3819, 5216);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (5204 bytes) */
-static const char bytes[] = "() got an unexpected keyword argument () got multiple values for argument .?Dict[str, Any]Optional[Callable[[str, Optional[str]], Any]]Optional[str]Tuple[Any, Optional[str]]annotations-unreadablebound-arguments-subclasscallable-objectdisableenablegcinspect.getcallargsinspect.getfullargspecinspect.signatureisenabledown-signatureposonly.posonly._dropin_commonposonly.signaturesignature-subclasssrc/posonly/_options.pythe observer must be callable or None, not unsupported callableunusual-functionAnyBoundArgumentsBuiltinFunctionTypeCallableClassMethodDescriptorTypeDIALECTDictFALLBACK_REASONSFUNCTION_TYPEFormatFullArgSpecINSPECT_FROM_CALLABLEINSPECT_SIGNATUREKEYWORD_ONLYMappingProxyTypeMethodDescriptorTypeMethodTypeMethodWrapperTypeNoneOptionalParameterSIGNATURE_ATTRIBUTESSignatureTupleWrapperDescriptorType__BoundArguments_FORWARDREF_Format_FullArgSpec_GETFULLARGSPEC_OPTIONS_INSPECT_GETCALLARGS_INSPECT_GETFULLARGSPEC_KEYWORD_ONLY_METHOD_MappingProxy_OPTION_NAMES_PARAMETERS_DICT_POSITIONAL_ONLY_POSITIONAL_OR_KEYWORD_Parameter_STRING_Signature_VALUE_VAR_KEYWORD_VAR_POSITIONAL__Pyx_PyDict_NextRef__all____annotate____annotations____class_getitem____dict____func____get____init____main____module____name____new____qualname____self____test____text_signature____type_params____validate_parameters____wrapped___annotate_of_annotation_bind_core_default_dropin_common_dropin_py_empty_format_code_impl_is_coroutine_kind_missing_arguments_name_needs_evaluation_new_parameter_cls_parameters_return_annotation_signature_spec_of_spec_signature_too_many_with_annotationsannotation_formatannotation_format_valueannotationlibannotationsargarg2valueargsasyncio.coroutinesattributesbind_reasonboolboundbound_reasonbuiltinclasscline_in_tracebackcloseclscodecopycoredefaultsdropinemptyentryenumerateeval_strexf_namefollow_wrappedformatfuncfunction_signaturefunctoolsgenexprgetget_annotationsget_observergetcallargsgetfullargspecglobalsglobals_iidinspectintisdisjointissupersetitemskindkindskwkwargkwdefaultskwon""lyargskwonlydefaultslocalslocals_mademethodmissingnnamenamednextnum_argsnum_defaultsnum_posobjobjectobserveroptionoptionsoptions_signatureparamparametersparameters_dictparameters_propertyparamspartialpartialmethodpoppositionalposonly._optionspossible_kwargsprivate_bindreasonreqreturnreturn_annotationsendserve_withset_observersetdefaultsigsignaturesignature_fallbacksignature_initstrthrowtypestypingvaluevaluesvarargsvarkwwhy_notwith_annotationswrapped\200A\320\000\021\220\032\2308\2401\360\006\000\005\014\2104\210q\220\001\330\004\007\200u\210C\210q\330\010\025\220W\230A\230U\240,\250f\260C\260q\330\010\013\210>\230\023\230A\330\014\023\2201\330\010\013\2104\320\017#\240;\250a\250|\2703\270g\300Q\330\020\025\320\025+\2501\330\014\023\2201\330\010\014\210C\210z\230\027\240\007\320\0477\260s\270#\270Y\300g\310V\320ST\330\020\023\2207\230!\2305\320 2\260&\270\007\270q\330\014\023\2201\330\010\t\330\014\017\210q\330\017\020\330\014\023\2201\330\010\017\210q\330\004\007\200z\220\021\220%\220q\330\010\017\210q\330\004\007\200u\210C\210x\220s\230*\240A\240V\2505\3200D\300E\310\021\330+0\260\001\330+0\260\001\330\010\017\210q\330\004\007\200z\220\021\220%\220u\230A\330\010\017\210q\330\013\014\340\004\007\200z\220\021\220&\230\t\240\032\2509\260A\330\010\017\210q\330\004\013\2101\320\000\022\220%\320\027)\320)9\270\021\360\006\000\005\014\2101\330\004\016\210a\330\004\014\210A\330\004\021\220\021\330\004\022\220!\330\004\024\220A\330\004\026\220a\330\004\007\320\007\030\230\004\230C\320\0373\2607\270!\330\010\023\2201\220L\240\003\2401\330\004\010\210\t\220\023\220L\240\007\240q\330\010\017\210u\220A\330\010\017\210u\220A\330\010\013\2105\220\003\320\023$\240C\240u\250C\250q\330\014\020\220\007\220q\230\001\330\014\017\210u\220J\230g\240Q\330\020\035\230U\240!\330\r\022\220#\220Q\330\014\026\220a\330\r\022\220#\220Q\330\014\026\220g\230Q\230a\330\014\017\210u\220J\230g\240Q\330\020\032\230!\2308\2405\250\001\340\014\024\220A\330\010\013\320\013\034\230D\240\005\240]\260\047""\270\021\330\014\027\220q\230\010\240\005\240Q\330\004\007\200t\2101\330\010\017\210v\220Y\230g\240Y\250c\260\026\260|\300;\310c\320QW\320WX\330\004\013\210<\220q\230\006\230i\240w\250i\260s\270&\300\014\310K\320WZ\320Z[\330\030\031\320\000\025\220X\230Q\340\004\005\330\004\014\210A\320\000\025\220X\230Q\340\004\n\210$\210a\210q\330\004\010\210\007\210q\220\005\220Y\230f\240G\2507\260!\330\014\017\210w\220a\220u\230N\250&\260\007\260w\270a\330\010\017\210q\330\004\005\330\010\014\210I\220S\230\014\240G\2501\330\014\017\210t\2201\220G\2307\240!\330\020\027\220q\330\013\014\330\010\017\210q\330\004\013\2101\320\000\026\320\026A\300\021\340\004\n\210!\330\004\013\2104\210q\220\001\330\004\007\200u\210C\210~\230S\240\005\240S\250\001\330\010\t\330\014\022\220/\240\021\240&\250\001\330\017\020\330\014\022\220!\330\004\007\200t\2103\210a\330\010\014\210I\220S\230\005\230]\250$\250g\260Q\330\014\024\220A\320\025,\250G\2601\260L\300\001\330\010\017\320\017#\2401\240G\250>\270\021\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\320\021(\250\001\340\004\n\210)\2207\230*\240L\3200@\300\004\300H\310A\310U\320RS\330\004\r\210T\220\021\330\004 \240\001\330\004\007\200u\210C\210x\220t\2304\230z\250\027\260\001\330\010\026\220d\230,\240b\250\001\330\004\016\210c\220\021\220!\330\004\017\210s\220!\2201\330\004\023\2203\220a\220}\240N\260!\330\004\013\2101\210I\220Q\330\004\010\210\005\210U\220!\2201\330\010\021\220\021\220$\220a\220v\230Z\240q\250\001\330\004\007\200q\330\010\021\220\021\220+\230U\240!\240:\250Q\250a\330\004\026\220c\230\021\230%\230r\240\021\330\004\007\200q\330\010\021\220\021\220)\2301\330\004\010\210\004\210I\220U\230&\240\001\330\010\013\2103\210g\220Q\330\014\017\210t\2201\330\020\026\220i\230q\320 P\320PX\320XY\330\014\025\220Q\220f\230A\230V\2401\330\014\r\330\010\013\2103\210c\220\021\330\014\022\220)\2301\320\034J\310(\320RS\330\010\021\220\021\220&\230\001\330\004\007\200x\210r\220\031\230$\230d\240!\330\010\017\210z\230""\021\230(\240&\250\014\260A\330\032(\250\t\260\021\330\004\007\200x\210r\220\021\330\010\016\210d\220\"\220I\230R\230q\330\010\014\210G\2201\330\014\017\210t\2207\230!\330\020\027\320\027*\250!\2508\2605\270\006\270a\330\010\014\210C\210w\220i\230q\240\004\240A\240Y\250b\260\001\330\014\017\210t\2207\230!\330\020\031\230\021\230\047\240\030\250\021\250!\330\004\016\210a\330\004\010\210\t\220\021\330\010\013\2106\220\027\230\001\330\014\017\210\177\230d\240&\250\003\2501\330\020\031\230\021\230)\240>\260\021\260!\340\020\033\2301\330\004\007\200q\330\010\017\320\017\"\240!\2408\250<\260w\270a\330\004\013\2101\320\000\030\230\010\240\001\360\006\000\005\010\200t\2101\210G\2203\220h\230c\240\024\240Q\240g\250S\260\001\330\010\017\210s\220!\2201\330\010\013\2105\220\003\2207\230#\230U\240#\240\\\260\023\260E\270\023\270A\330\014\023\2201\330\004\013\2101\320\000\030\230\010\240\001\360\006\000\005\010\200t\2101\210G\2207\230!\330\010\017\210q\330\004\013\210;\220a\220w\230a\230w\240n\260A\320\000\031\320\0311\260\021\340\004\007\200t\2108\2203\320\026-\250[\270\001\270\021\330\010\t\330\014\022\220/\240\021\240&\250\001\330\010\017\210}\230A\330\014\022\220)\2301\320\0349\270\021\330\010\013\2104\210w\220a\330\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\320\0313\2601\330\014\023\2208\2301\230A\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\220\021\330\022\036\230h\240d\250$\320.E\300[\320PQ\320QR\330\027\036\230a\230|\2501\330\004\013\320\013\"\240!\2408\2501\320\000\032\230.\320(;\2701\360\006\000\005\010\200t\2101\210F\220\047\230\021\330\010\013\2104\210q\220\006\220g\230Q\330\014\023\2201\360\006\000\t\020\210t\2201\330\010\013\2104\210q\220\006\220g\230Q\330\014\023\2201\330\004\007\200t\2101\330\010\017\210u\320\024\047\240q\250\014\260A\330\004\t\210\024\320\r\036\230a\230|\2506\260\021\330\004\013\2101\320\000\033\230;\240n\3204G\300q\360\010\000\005\020\210q\330\004\017\210z\230\021\330\004\013""\2101\330\004\030\230\001\330\004\010\210\006\210i\220w\230f\240A\330\010\013\2105\220\007\220q\330\014\023\2206\230\021\330\010\013\2105\220\003\2201\330\014\017\210t\2201\220G\2307\240!\330\020\027\220v\230Q\330\014\027\220q\330\r\022\220#\220Q\330\014\027\220q\330\r\022\220#\220Q\330\014\026\220a\330\r\022\220#\220Q\330\014\023\220<\230q\240\001\330\014\017\210t\2201\330\020\027\220v\230Q\330\014 \240\001\340\014\023\2206\230\021\330\004\n\210%\320\017\"\240!\2405\250\001\330\004\007\200t\2103\210a\330\010\017\210v\220Q\330\004\007\320\007\030\230\001\230\026\230z\250\026\250q\330\010\032\230\047\240\031\250!\2501\330\010\013\320\013\035\230S\240\001\330\014\032\230/\250\021\250&\260\010\270\n\300\047\310\021\330*3\2601\340\014\032\230/\250\021\250&\260\010\270\n\300\047\310\021\330*3\260:\270W\300A\330\010\016\320\016\037\230q\240\005\240Q\330\004\013\2105\220\001\320\000\033\320\033-\320-@\300\001\360\n\000\005\016\320\r\035\230Q\330\004\010\210\t\220\023\220L\240\007\240q\330\010\017\210u\220A\330\010\017\210t\2201\220A\330\010\014\210I\220Q\330\010\014\210I\220U\230!\330\010\014\210L\230\005\230Q\330\010\014\210O\230;\240d\250!\2506\260\021\330\010\016\210a\210x\220q\330\004\013\2104\210q\220\004\220A\220Q\330\004\010\210\017\220}\240A\240Q\330\004\010\320\010\036\230k\250\024\250Q\250j\270\001\330\004\013\2101\320\000\033\320\033M\310Q\360\014\000\005\010\200y\220\007\220u\230D\240\004\240H\250A\250Q\330\010\016\210i\220q\320\030E\300Q\300d\310!\3109\320TU\330\004\010\210\010\220\001\220\022\2201\220E\230\032\2405\250\t\260\022\2601\260M\300\033\310G\320ST\330\010\014\210M\230\021\230!\320\000\034\230O\250<\260~\300X\310Q\360\010\000\005\010\200u\210C\210q\330\010\013\2104\210q\330\014\023\2201\330\010\026\220d\230!\330\010\013\2104\210q\330\014\023\2201\330\010\014\210I\220[\240\007\240q\330\014\017\210z\230\021\230\047\240\021\330\020\027\220q\340\010\020\220\010\230\007\230u\240D\250\004\250A\250Y\260g\270Q\330\020\024\220D\230\001\230\027\240\001\240""\026\320\047:\270!\330\004\007\200q\330\010\017\210q\330\004\007\200u\210C\210q\330\010\017\210q\340\004\007\200|\2208\2301\230F\240\047\250\021\330\010\017\210q\330\004\010\210\t\220\024\320\025%\240W\250A\330\010\013\2104\210z\230\021\230\047\240\021\330\014\023\2201\330\004\013\2101\320\000\036\230j\250\n\3202G\300q\330 3\2601\360\024\000\005\035\230A\330\004\007\200x\210t\2204\220q\230\005\230S\240\001\330\010\t\330\014\021\220\031\320\032+\2501\250E\260\025\260a\330\017\020\340\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\230\027\240\001\330\014\r\330\010\013\2104\210w\220a\330\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\230\027\240\001\330\014\023\2201\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\220\027\230\007\230s\240\047\250\021\250%\250q\330\004\007\200v\210S\320\020$\240D\250\010\260\004\260D\270\r\300[\320PQ\320QR\340\010\017\320\017 \240\001\240\025\240o\3205G\300q\360\006\000\005\013\320\n\037\230q\240\005\240U\250/\3209K\3101\330\004\007\200v\210S\320\020$\240D\250\004\250J\260a\260u\270A\340\010\016\210c\220\021\220#\220[\240\007\240t\320+=\270S\300\001\330\022*\250!\330\004\013\2101";
+    #else /* compression: none (5216 bytes) */
+static const char bytes[] = "() got an unexpected keyword argument () got multiple values for argument .?Dict[str, Any]Optional[Callable[[str, Optional[str]], Any]]Optional[str]Tuple[Any, Optional[str]]annotations-unreadablebound-arguments-subclasscallable-objectdisableenablegcinspect.getcallargsinspect.getfullargspecinspect.signatureisenabledown-signatureposonly.posonly._dropin_commonposonly.signaturesignature-subclasssrc/posonly/_options.pythe observer must be callable or None, not unsupported callableunusual-functionAnyBoundArgumentsBuiltinFunctionTypeCallableClassMethodDescriptorTypeDIALECTDictFALLBACK_REASONSFUNCTION_TYPEFormatFullArgSpecINSPECT_FROM_CALLABLEINSPECT_SIGNATUREKEYWORD_ONLYMappingProxyTypeMethodDescriptorTypeMethodTypeMethodWrapperTypeNoneOptionalParameterSIGNATURE_ATTRIBUTESSignatureTupleWrapperDescriptorType__BoundArguments_FORWARDREF_Format_FullArgSpec_GETFULLARGSPEC_OPTIONS_INSPECT_GETCALLARGS_INSPECT_GETFULLARGSPEC_KEYWORD_ONLY_METHOD_MappingProxy_OPTION_NAMES_PARAMETERS_DICT_POSITIONAL_ONLY_POSITIONAL_OR_KEYWORD_Parameter_STRING_Signature_VALUE_VAR_KEYWORD_VAR_POSITIONAL__Pyx_PyDict_NextRef__all____annotate____annotations____class_getitem____dict____func____get____init____main____module____name____new____qualname____self____test____text_signature____type_params____validate_parameters____wrapped___annotate_of_annotation_bind_core_default_dropin_common_dropin_py_empty_format_code_impl_is_coroutine_kind_missing_arguments_name_needs_evaluation_new_parameter_cls_parameters_return_annotation_signature_spec_of_spec_signature_too_many_with_annotationsannotation_formatannotation_format_valueannotationlibannotationsargarg2valueargsasyncio.coroutinesattributesbind_reasonboolboundbound_reasonbuiltinclasscline_in_tracebackcloseclscodecopycoredefaultsdropinemptyentryenumerateeval_strexf_namefollow_wrappedformatfuncfunction_signaturefunctoolsgenexprgetget_annotationsget_observergetcallargsgetfullargspecglobalsglobals_iidinspectintisdisjointissupersetitemskindkindskwkwargkwdefaultskwon""lyargskwonlydefaultslocalslocals_mademethodmissingnnamenamednextnum_argsnum_defaultsnum_posobjobjectobserveroptionoptionsoptions_signatureparamparametersparameters_dictparameters_propertyparamspartialpartialmethodpoppositionalposonly._optionspossible_kwargsprivate_bindreasonreqreturnreturn_annotationsendserve_withset_observersetdefaultsigsignaturesignature_fallbacksignature_initstrthrowtypestypingvaluevaluesvarargsvarkwwhy_notwith_annotationswrapped\200A\320\000\021\220\032\2308\2401\360\006\000\005\014\2104\210q\220\001\330\004\007\200u\210C\210q\330\010\025\220W\230A\230U\240,\250f\260C\260q\330\010\013\210>\230\023\230A\330\014\023\2201\330\010\013\2104\320\017#\240;\250a\250|\2703\270g\300Q\330\020\025\320\025+\2501\330\014\023\2201\330\010\014\210C\210z\230\027\240\007\320\0477\260s\270#\270Y\300g\310V\320ST\330\020\023\2207\230!\2305\320 2\260&\270\007\270q\330\014\023\2201\330\010\t\330\014\017\210q\330\017\020\330\014\023\2201\330\010\017\210q\330\004\007\200z\220\021\220%\220q\330\010\017\210q\330\004\007\200u\210C\210x\220s\230*\240A\240V\2505\3200D\300E\310\021\330+0\260\001\330+0\260\001\330\010\017\210q\330\004\007\200z\220\021\220%\220u\230A\330\010\017\210q\330\013\014\340\004\007\200z\220\021\220&\230\t\240\032\2509\260A\330\010\017\210q\330\004\013\2101\320\000\022\220%\320\027)\320)9\270\021\360\006\000\005\014\2101\330\004\016\210a\330\004\014\210A\330\004\021\220\021\330\004\022\220!\330\004\024\220A\330\004\026\220a\330\004\007\320\007\030\230\004\230C\320\0373\2607\270!\330\010\023\2201\220L\240\003\2401\330\004\010\210\t\220\023\220L\240\007\240q\330\010\017\210u\220A\330\010\017\210u\220A\330\010\013\2105\220\003\320\023$\240C\240u\250C\250q\330\014\020\220\007\220q\230\001\330\014\017\210u\220J\230g\240Q\330\020\035\230U\240!\330\r\022\220#\220Q\330\014\026\220a\330\r\022\220#\220Q\330\014\026\220g\230Q\230a\330\014\017\210u\220J\230g\240Q\330\020\032\230!\2308\2405\250\001\340\014\024\220A\330\010\013\320\013\034\230D\240\005\240]\260\047""\270\021\330\014\027\220q\230\010\240\005\240Q\330\004\007\200t\2101\330\010\017\210v\220Y\230g\240Y\250c\260\026\260|\300;\310c\320QW\320WX\330\004\013\210<\220q\230\006\230i\240w\250i\260s\270&\300\014\310K\320WZ\320Z[\330\030\031\320\000\025\220X\230Q\340\004\005\330\004\014\210A\320\000\025\220X\230Q\340\004\n\210$\210a\210q\330\004\010\210\007\210q\220\005\220Y\230f\240G\2507\260!\330\014\017\210w\220a\220u\230N\250&\260\007\260w\270a\330\010\017\210q\330\004\005\330\010\014\210I\220S\230\014\240G\2501\330\014\017\210t\2201\220G\2307\240!\330\020\027\220q\330\013\014\330\010\017\210q\330\004\013\2101\320\000\026\320\026A\300\021\340\004\n\210!\330\004\013\2104\210q\220\001\330\004\007\200u\210C\210~\230S\240\005\240S\250\001\330\010\t\330\014\022\220/\240\021\240&\250\001\330\017\020\330\014\022\220!\330\004\007\200t\2103\210a\330\010\014\210I\220S\230\005\230]\250$\250g\260Q\330\014\024\220A\320\025,\250G\2601\260L\300\001\330\010\017\320\017#\2401\240G\250>\270\021\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\320\021(\250\001\340\004\n\210)\2207\230*\240L\3200@\300\004\300H\310A\310U\320RS\330\004\r\210T\220\021\330\004 \240\001\330\004\007\200u\210C\210x\220t\2304\230z\250\027\260\001\330\010\026\220d\230,\240b\250\001\330\004\016\210c\220\021\220!\330\004\017\210s\220!\2201\330\004\023\2203\220a\220}\240N\260!\330\004\013\2101\210I\220Q\330\004\010\210\005\210U\220!\2201\330\010\021\220\021\220$\220a\220v\230Z\240q\250\001\330\004\007\200q\330\010\021\220\021\220+\230U\240!\240:\250Q\250a\330\004\026\220c\230\021\230%\230r\240\021\330\004\007\200q\330\010\021\220\021\220)\2301\330\004\010\210\004\210I\220U\230&\240\001\330\010\013\2103\210g\220Q\330\014\017\210t\2201\330\020\026\220i\230q\320 P\320PX\320XY\330\014\025\220Q\220f\230A\230V\2401\330\014\r\330\010\013\2103\210c\220\021\330\014\022\220)\2301\320\034J\310(\320RS\330\010\021\220\021\220&\230\001\330\004\007\200x\210r\220\031\230$\230d\240!\330\010\017\210z\230""\021\230(\240&\250\014\260A\330\032(\250\t\260\021\330\004\007\200x\210r\220\021\330\010\016\210d\220\"\220I\230R\230q\330\010\014\210G\2201\330\014\017\210t\2207\230!\330\020\027\320\027*\250!\2508\2605\270\006\270a\330\010\014\210C\210w\220i\230q\240\004\240A\240Y\250b\260\001\330\014\017\210t\2207\230!\330\020\031\230\021\230\047\240\030\250\021\250!\330\004\016\210a\330\004\010\210\t\220\021\330\010\013\2106\220\027\230\001\330\014\017\210\177\230d\240&\250\003\2501\330\020\031\230\021\230)\240>\260\021\260!\340\020\033\2301\330\004\007\200q\330\010\017\320\017\"\240!\2408\250<\260w\270a\330\004\013\2101\320\000\030\230\010\240\001\360\006\000\005\010\200t\2101\210G\2203\220h\230c\240\024\240Q\240g\250S\260\001\330\010\017\210s\220!\2201\330\010\013\2105\220\003\2207\230#\230U\240#\240\\\260\023\260E\270\023\270A\330\014\023\2201\330\004\013\2101\320\000\030\230\010\240\001\360\006\000\005\010\200t\2101\210G\2207\230!\330\010\017\210q\330\004\013\210;\220a\220w\230a\230w\240n\260A\320\000\031\320\0311\260\021\340\004\007\200t\2108\2203\320\026-\250[\270\001\270\021\330\010\t\330\014\022\220/\240\021\240&\250\001\330\010\017\210}\230A\330\014\022\220)\2301\320\0349\270\021\330\010\013\2104\210w\220a\330\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\320\0313\2601\330\014\023\2208\2301\230A\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\220\021\330\022\036\230h\240d\250$\320.E\300[\320PQ\320QR\330\027\036\230a\230|\2501\330\004\013\320\013\"\240!\2408\2501\320\000\032\230.\320(;\2701\360\006\000\005\010\200t\2101\210F\220\047\230\021\330\010\013\2104\210q\220\006\220g\230Q\330\014\023\2201\360\006\000\t\020\210t\2201\330\010\013\2104\210q\220\006\220g\230Q\330\014\023\2201\340\004\007\200t\2101\330\010\017\210u\320\024\047\240q\250\014\260F\270!\330\004\t\210\024\320\r\036\230a\230|\2506\260\027\270\001\330\004\013\2101\320\000\033\230;\320&;\2701\330\0372\260!\360\n\000\005\020\210q\330\004\017\210z""\230\021\330\004\013\2101\330\004\030\230\001\330\004\010\210\006\210i\220w\230f\240A\330\010\013\2105\220\007\220q\330\014\023\2206\230\021\330\010\013\2105\220\003\2201\330\014\017\210t\2201\220G\2307\240!\330\020\027\220v\230Q\330\014\027\220q\330\r\022\220#\220Q\330\014\027\220q\330\r\022\220#\220Q\330\014\026\220a\330\r\022\220#\220Q\330\014\023\220<\230q\240\001\330\014\017\210t\2201\330\020\027\220v\230Q\330\014 \240\001\340\014\023\2206\230\021\330\004\n\210%\320\017\"\240!\2405\250\006\250a\330\004\007\200t\2103\210a\330\010\017\210v\220Q\330\004\007\320\007\030\230\001\230\026\230z\250\026\250q\330\010\032\230\047\240\031\250!\2501\330\010\013\320\013\035\230S\240\001\330\014\032\230/\250\021\250&\260\010\270\n\300\047\310\021\330*3\2601\340\014\032\230/\250\021\250&\260\010\270\n\300\047\310\021\330*3\260:\270W\300A\330\010\016\320\016\037\230q\240\005\240Q\330\004\013\2105\220\001\320\000\033\320\033-\320-@\300\001\360\n\000\005\016\320\r\035\230Q\330\004\010\210\t\220\023\220L\240\007\240q\330\010\017\210u\220A\330\010\017\210t\2201\220A\330\010\014\210I\220Q\330\010\014\210I\220U\230!\330\010\014\210L\230\005\230Q\330\010\014\210O\230;\240d\250!\2506\260\021\330\010\016\210a\210x\220q\330\004\013\2104\210q\220\004\220A\220Q\330\004\010\210\017\220}\240A\240Q\330\004\010\320\010\036\230k\250\024\250Q\250j\270\001\330\004\013\2101\320\000\033\320\033M\310Q\360\014\000\005\010\200y\220\007\220u\230D\240\004\240H\250A\250Q\330\010\016\210i\220q\320\030E\300Q\300d\310!\3109\320TU\330\004\010\210\010\220\001\220\022\2201\220E\230\032\2405\250\t\260\022\2601\260M\300\033\310G\320ST\330\010\014\210M\230\021\230!\320\000\034\230O\250<\260~\300X\310Q\360\010\000\005\010\200u\210C\210q\330\010\013\2104\210q\330\014\023\2201\330\010\026\220d\230!\330\010\013\2104\210q\330\014\023\2201\330\010\014\210I\220[\240\007\240q\330\014\017\210z\230\021\230\047\240\021\330\020\027\220q\340\010\020\220\010\230\007\230u\240D\250\004\250A\250Y\260g\270Q\330\020\024\220D\230""\001\230\027\240\001\240\026\320\047:\270!\330\004\007\200q\330\010\017\210q\330\004\007\200u\210C\210q\330\010\017\210q\340\004\007\200|\2208\2301\230F\240\047\250\021\330\010\017\210q\330\004\010\210\t\220\024\320\025%\240W\250A\330\010\013\2104\210z\230\021\230\047\240\021\330\014\023\2201\330\004\013\2101\320\000\036\230j\250\n\3202G\300q\330 3\2601\360\024\000\005\035\230A\330\004\007\200x\210t\2204\220q\230\005\230S\240\001\330\010\t\330\014\021\220\031\320\032+\2501\250E\260\025\3206F\300a\330\017\020\340\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\230\027\240\001\330\014\r\330\010\013\2104\210w\220a\330\014\020\220\t\230\023\230E\240\035\250d\260\047\270\021\330\020\030\230\001\230\027\240\001\330\014\023\2201\330\004\010\210\t\220\023\220E\230\035\240d\250\047\260\021\330\010\020\220\001\220\027\230\007\230s\240\047\250\021\250%\250q\330\004\007\200v\210S\320\020$\240D\250\010\260\004\260D\270\r\300[\320PQ\320QR\340\010\017\320\017 \240\001\240\025\240o\3205G\300q\360\006\000\005\013\320\n\037\230q\240\005\240U\250/\3209K\3101\330\004\007\200v\210S\320\020$\240D\250\004\250J\260a\260u\270A\340\010\016\210c\220\021\220#\220[\240\007\240t\320+=\270S\300\001\330\022*\250!\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
@@ -15246,32 +15255,32 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_with_annotations, __pyx_mstate->__pyx_kp_b_iso88591_Q_L_q_uA_t1A_IQ_IU_L_Q_O_d_6_ax, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 236};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_func, __pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_eval_str, __pyx_mstate->__pyx_n_u_globals_2, __pyx_mstate->__pyx_n_u_locals, __pyx_mstate->__pyx_n_u_code, __pyx_mstate->__pyx_n_u_annotation_format, __pyx_mstate->__pyx_n_u_name_3, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_get_annotations, __pyx_mstate->__pyx_n_u_annotations_2};
-    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_options_signature, __pyx_mstate->__pyx_kp_b_iso88591_n4Gq_q_z_1_iwfA_5_q_6_5_1_t1G7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 236};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_func, __pyx_mstate->__pyx_n_u_follow_wrapped, __pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_eval_str, __pyx_mstate->__pyx_n_u_globals_2, __pyx_mstate->__pyx_n_u_locals, __pyx_mstate->__pyx_n_u_code, __pyx_mstate->__pyx_n_u_annotation_format, __pyx_mstate->__pyx_n_u_name_3, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_get_annotations, __pyx_mstate->__pyx_n_u_annotations_2};
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_options_signature, __pyx_mstate->__pyx_kp_b_iso88591_1_2_q_z_1_iwfA_5_q_6_5_1_t1G7_v, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 277};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 279};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_entry, __pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_obj, __pyx_mstate->__pyx_n_u_follow_wrapped, __pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_reason, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_observer};
-    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_signature_fallback, __pyx_mstate->__pyx_kp_b_iso88591_j_2Gq_31_A_xt4q_S_1E_a_E_d_4wa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[11] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_signature_fallback, __pyx_mstate->__pyx_kp_b_iso88591_j_2Gq_31_A_xt4q_S_1E_6Fa_E_d_4w, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[11])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 318};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 320};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_func, __pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u__4};
     __pyx_mstate_global->__pyx_codeobj_tab[12] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_spec_signature, __pyx_mstate->__pyx_kp_b_iso88591_1_t1F_4q_gQ_1_t1_4q_gQ_1_t1_u_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[12])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 335};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 338};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_with_annotations_2, __pyx_mstate->__pyx_n_u_args, __pyx_mstate->__pyx_n_u_varargs, __pyx_mstate->__pyx_n_u_varkw, __pyx_mstate->__pyx_n_u_kwonlyargs, __pyx_mstate->__pyx_n_u_annotations_2, __pyx_mstate->__pyx_n_u_defaults, __pyx_mstate->__pyx_n_u_kwdefaults, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_name_3};
     __pyx_mstate_global->__pyx_codeobj_tab[13] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_spec_of, __pyx_mstate->__pyx_kp_b_iso88591_9_1_a_A_A_a_C_37_1L_1_L_q_uA_uA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[13])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS), 370};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS), 373};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_func, __pyx_mstate->__pyx_n_u_options, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_ex, __pyx_mstate->__pyx_n_u_observer};
     __pyx_mstate_global->__pyx_codeobj_tab[14] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_getfullargspec, __pyx_mstate->__pyx_kp_b_iso88591_1_t83_A_1_9_4wa_E_d_31_81A_E_d, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[14])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 1, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_VARARGS|CO_VARKEYWORDS), 388};
+    const __Pyx_PyCode_New_function_description descr = {1, 1, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_VARARGS|CO_VARKEYWORDS), 391};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_func, __pyx_mstate->__pyx_n_u_positional, __pyx_mstate->__pyx_n_u_named, __pyx_mstate->__pyx_n_u_sig, __pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_args, __pyx_mstate->__pyx_n_u_varargs, __pyx_mstate->__pyx_n_u_varkw, __pyx_mstate->__pyx_n_u_defaults, __pyx_mstate->__pyx_n_u_kwonlyargs, __pyx_mstate->__pyx_n_u_kwonlydefaults, __pyx_mstate->__pyx_n_u__4, __pyx_mstate->__pyx_n_u_f_name, __pyx_mstate->__pyx_n_u_arg2value, __pyx_mstate->__pyx_n_u_num_pos, __pyx_mstate->__pyx_n_u_num_args, __pyx_mstate->__pyx_n_u_num_defaults, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_possible_kwargs, __pyx_mstate->__pyx_n_u_kw, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_req, __pyx_mstate->__pyx_n_u_arg, __pyx_mstate->__pyx_n_u_missing, __pyx_mstate->__pyx_n_u_kwarg, __pyx_mstate->__pyx_n_u_observer};
     __pyx_mstate_global->__pyx_codeobj_tab[15] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_posonly__options_py, __pyx_mstate->__pyx_n_u_getcallargs, __pyx_mstate->__pyx_kp_b_iso88591_A_4q_uC_S_S_t3a_IS_gQ_A_G1L_1G, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[15])) goto bad;
   }

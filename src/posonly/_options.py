@@ -233,8 +233,10 @@ def _with_annotations(sig: Any, annotations: Dict[str, Any]) -> Any:
     return copy
 
 
-def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
-    """``(cls.from_callable(func, **options), None)`` made here for a plain
+def options_signature(cls: Any, func: Any, follow_wrapped: Any,
+                      options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
+    """``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),
+    None)`` made here for a plain
     function, or ``(None, reason)`` where inspect's own code must answer.
     Raises what inspect raises evaluating the annotations."""
     eval_str = False
@@ -259,7 +261,7 @@ def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any
             annotation_format = value
         else:
             return None, "option"
-    sig = _core.function_signature(cls, func)
+    sig = _core.function_signature(cls, func, follow_wrapped)
     if sig is None:
         return None, None
     if _needs_evaluation(func, eval_str, code, locals_):
@@ -288,7 +290,7 @@ def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
     reason: Optional[str] = None
     if options and type(obj) is FUNCTION_TYPE:
         try:
-            sig, reason = options_signature(cls, obj, options)
+            sig, reason = options_signature(cls, obj, follow_wrapped, options)
         except BaseException:
             # inspect's own error, evaluating the annotations: served so.
             if (observer := _core.get_observer()) is not None:
@@ -322,13 +324,14 @@ def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:
         if type(func) is not _METHOD:
             return None
         # getfullargspec keeps a bound method's first parameter: its
-        # function's signature, as inspect reads it without unwrapping.
+        # function's signature.
         func = func.__func__
         if type(func) is not FUNCTION_TYPE:
             return None
+    # As inspect reads it: without unwrapping.
     if not options:
-        return _core.function_signature(_Signature, func)
-    sig, _ = options_signature(_Signature, func, options)
+        return _core.function_signature(_Signature, func, False)
+    sig, _ = options_signature(_Signature, func, False, options)
     return sig
 
 
