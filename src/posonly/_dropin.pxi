@@ -9,7 +9,8 @@
 
 from posonly._dropin_common import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
-    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES, UNWRAPPED_SIGNATURE_ATTRIBUTES,
+    INSPECT_FROM_CALLABLE, POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+    UNWRAPPED_SIGNATURE_ATTRIBUTES,
 )
 
 cdef extern from "_dropin.h":
@@ -34,6 +35,7 @@ cdef extern from "_dropin.h":
                                         PyObject *kwnames)
     int posonly_set_observer(object observer) except -1
     object posonly_get_observer()
+    PyObject *posonly_observer
 
 cdef extern from "Python.h":
     PyTypeObject PyFunction_Type
@@ -66,6 +68,7 @@ cdef bint _POSONLY_MISSING_IN_HANDLER = DIALECT.posonly_missing_in_handler
 cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
 cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
 cdef object _UNWRAPPED_SIGNATURE_ATTRIBUTES = UNWRAPPED_SIGNATURE_ATTRIBUTES
+cdef object _INSPECT_FROM_CALLABLE = INSPECT_FROM_CALLABLE
 cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
 cdef str _RETURN = "return"
 cdef tuple _EMPTY_TUPLE = ()
@@ -1110,6 +1113,12 @@ cdef object _signature_vector(object serve, str entry, object cls, object obj, P
             sig = function_signature(cls, obj, follow_wrapped)
             if sig is not None:
                 return sig
+        if posonly_observer == NULL:
+            # Nothing to report: inspect's own code, called straight away as
+            # inspect.signature calls it (a Signature is returned as it is).
+            if follow_wrapped is True:
+                return _INSPECT_FROM_CALLABLE(cls, obj)
+            return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped)
         options = {}
     return [serve, (entry, cls, obj, follow_wrapped, options)]
 
