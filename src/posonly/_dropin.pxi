@@ -48,6 +48,8 @@ cdef extern from "Python.h":
     int PySet_Contains(PyObject *s, PyObject *key) except -1
     int PyObject_SetItem(PyObject *o, PyObject *key, PyObject *v) except -1
     int PyList_Append(PyObject *l, PyObject *item) except -1
+    list PyList_New(Py_ssize_t n)
+    void PyList_SET_ITEM(PyObject *l, Py_ssize_t i, PyObject *o)
     object PyList_AsTuple(object l)
     bint PyDict_Check(PyObject *o)
     Py_ssize_t Py_REFCNT(PyObject *o)
@@ -609,31 +611,76 @@ def bound_args(bound):
     return _INSPECT_ARGS(bound) if type(args) is str else args
 
 
+cdef inline PyObject *_argument(PyObject *arguments, Py_ssize_t *walk, PyObject *name) except? NULL:
+    """``arguments[name]`` (borrowed), or NULL where it is not there.  A
+    bind fills the arguments in the parameters' order, so the entry after
+    the last one found (``walk``) is tried first, by identity; a lookup
+    answers otherwise."""
+    cdef Py_ssize_t pos = walk[0]
+    cdef PyObject *key
+    cdef PyObject *value
+    if PyDict_Next(arguments, &pos, &key, &value) and key == name:
+        walk[0] = pos
+        return value
+    return PyDict_GetItemWithError(arguments, name)
+
+
 cdef object _args_core(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
         return _R_BOUND_ARGUMENTS
     cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
-    cdef Py_ssize_t pos = 0
+    cdef Py_ssize_t pos = 0, walk = 0, n = 0, i
     cdef PyObject *key
     cdef PyObject *value
     cdef PyObject *given
     cdef _param param
-    held = (<object>params, <object>arguments)
-    cdef list args = []
-    while PyDict_Next(params, &pos, &key, &value):
-        if not _read_parameter(value, &param):
-            return _R_PARAMETER_CLASS
-        if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
-            break
-        given = PyDict_GetItemWithError(arguments, param.name)
-        if given == NULL:
-            break
-        if param.kind == VAR_POSITIONAL:
-            args.extend(<object>given)
-        else:
-            PyList_Append(<PyObject *>args, given)
-    return PyList_AsTuple(args)
+    # The values, owned, until the tuple takes them: no list on the way
+    # unless there are more than fit or a *args to extend by.
+    cdef PyObject *found[_ON_STACK]
+    cdef list args = None
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
+    try:
+        while PyDict_Next(params, &pos, &key, &value):
+            if not _read_parameter(value, &param):
+                return _R_PARAMETER_CLASS
+            if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
+                break
+            given = _argument(arguments, &walk, param.name)
+            if given == NULL:
+                break
+            if args is None:
+                if param.kind != VAR_POSITIONAL and n < _ON_STACK:
+                    Py_INCREF(given)
+                    found[n] = given
+                    n += 1
+                    continue
+                if (param.kind == VAR_POSITIONAL and PyTuple_CheckExact(given)
+                        and n + PyTuple_GET_SIZE(given) <= _ON_STACK):
+                    for i in range(PyTuple_GET_SIZE(given)):
+                        found[n] = PyTuple_GET_ITEM(given, i)
+                        Py_INCREF(found[n])
+                        n += 1
+                    continue
+                args = PyList_New(n)
+                for i in range(n):
+                    PyList_SET_ITEM(<PyObject *>args, i, found[i])  # steals
+                n = 0
+            if param.kind == VAR_POSITIONAL:
+                args.extend(<object>given)
+            else:
+                PyList_Append(<PyObject *>args, given)
+        if args is not None:
+            return PyList_AsTuple(args)
+        result = PyTuple_New(n)
+        for i in range(n):
+            PyTuple_SET_ITEM(<PyObject *>result, i, found[i])  # steals
+        n = 0
+        return result
+    finally:
+        for i in range(n):
+            Py_DECREF(found[i])
 
 
 def bound_kwargs(bound):
@@ -653,7 +700,9 @@ cdef object _kwargs_core(object bound):
     cdef PyObject *given
     cdef _param param
     cdef bint started = False
-    held = (<object>params, <object>arguments)
+    cdef Py_ssize_t walk = 0
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
     cdef dict kwargs = {}
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
@@ -662,13 +711,16 @@ cdef object _kwargs_core(object bound):
             if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
                 started = True
             else:
-                if not PyDict_Contains(arguments, param.name):
+                if _argument(arguments, &walk, param.name) == NULL:
                     started = True
                 continue
-        given = PyDict_GetItemWithError(arguments, param.name)
+        given = _argument(arguments, &walk, param.name)
         if given != NULL:
             if param.kind == VAR_KEYWORD:
-                kwargs.update(<object>given)
+                if PyDict_GET_SIZE(<PyObject *>kwargs) == 0 and PyDict_CheckExact(given):
+                    kwargs = PyDict_Copy(given)  # what update() makes of it
+                else:
+                    kwargs.update(<object>given)
             else:
                 PyDict_SetItem(<PyObject *>kwargs, param.name, given)
     return kwargs
@@ -690,12 +742,14 @@ cdef object _apply_defaults_core(object bound):
     cdef PyObject *value
     cdef PyObject *given
     cdef _param param
-    held = (<object>params, <object>arguments)
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
     cdef dict new_arguments = {}
+    cdef Py_ssize_t walk = 0
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
             return _R_PARAMETER_CLASS
-        given = PyDict_GetItemWithError(arguments, param.name)
+        given = _argument(arguments, &walk, param.name)
         if given != NULL:
             PyDict_SetItem(<PyObject *>new_arguments, param.name, given)
         elif param.default != <PyObject *>_empty:
@@ -705,7 +759,11 @@ cdef object _apply_defaults_core(object bound):
         elif param.kind == VAR_KEYWORD:
             empty = {}
             PyDict_SetItem(<PyObject *>new_arguments, param.name, <PyObject *>empty)
-    bound.arguments = new_arguments
+    # inspect's ``self.arguments = new_arguments``, into the slot (the type is
+    # inspect's own: nothing else happens on that assignment).
+    Py_INCREF(<PyObject *>new_arguments)
+    (<PyObject **>(<char *><PyObject *>bound + _BOUND_ARGUMENTS))[0] = <PyObject *>new_arguments
+    Py_DECREF(arguments)
     return None
 
 
