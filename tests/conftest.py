@@ -38,7 +38,7 @@ def _load(name: str) -> types.SimpleNamespace:
         Binder, Wrapper, wrap = module.Binder, module.Wrapper, module.wrap
     else:
         from posonly._bind_py import Binder
-        from posonly._wrap_py import Wrapper, wrap
+        from posonly._wrapper import Wrapper, wrap
     return types.SimpleNamespace(
         name=name,
         Binder=Binder,

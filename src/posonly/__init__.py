@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Concatenate, ParamSpec
 
-    from ._wrap_py import wrap as wrap
+    from ._wrapper import wrap as wrap
 
     _P = ParamSpec("_P")
     _P2 = ParamSpec("_P2")

@@ -41,6 +41,6 @@ else:
     from . import _dropin_py
     from ._bind_py import LAYOUT_METHODS as layout_methods  # noqa: F401
     from ._bind_py import Binder  # noqa: F401  (the chosen implementation's names)
-    from ._wrap_py import Wrapper, wrap  # noqa: F401
+    from ._wrapper import Wrapper, wrap  # noqa: F401
 
     dropin = _dropin_py

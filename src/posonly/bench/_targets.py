@@ -42,7 +42,7 @@ def pure_binder(f: Any) -> Any:
 
 
 def pure_wrap(f: Any, **handler: Any) -> Any:
-    from posonly._wrap_py import wrap
+    from posonly._wrapper import wrap
 
     return wrap(f, **handler)
 
