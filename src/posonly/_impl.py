@@ -5,7 +5,7 @@ the compiled module if it imports; else the pure twins.
 ``extension`` is the compiled module, or None where the pure twins are in
 use; ``Binder``, ``Wrapper``, ``wrap`` and ``layout_methods`` (Layout's
 methods on a call's values) are the chosen implementation's,
-and ``dropin`` is the drop-in's core (``_bind`` or ``_dropin_py``)."""
+and ``dropin`` is the drop-in's core (``_bind`` or ``_dropin``)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ if extension is not None:
     layout_methods = extension.LAYOUT_METHODS
     dropin = extension
 else:
-    from . import _dropin_py
+    from . import _dropin
     from ._bind_py import LAYOUT_METHODS as layout_methods  # noqa: F401
     from ._bind_py import Binder  # noqa: F401  (the chosen implementation's names)
     from ._wrapper import Wrapper, wrap  # noqa: F401
 
-    dropin = _dropin_py
+    dropin = _dropin
