@@ -768,8 +768,8 @@ def function_signature(cls, func):
     cdef Py_ssize_t posonly_count = posonly_code_posonlyargcount(<PyObject *>code)
     cdef Py_ssize_t kwonly_count = posonly_code_kwonlyargcount(<PyObject *>code)
     cdef int flags = posonly_code_flags(<PyObject *>code)
-    cdef bint has_varargs = (flags & 0x04) != 0  # CO_VARARGS
-    cdef bint has_varkw = (flags & 0x08) != 0  # CO_VARKEYWORDS
+    cdef bint has_varargs = (flags & _CO_VARARGS) != 0
+    cdef bint has_varkw = (flags & _CO_VARKEYWORDS) != 0
     cdef Py_ssize_t total = pos_count + kwonly_count + has_varargs + has_varkw
     names = <object>posonly_code_names(<PyObject *>code)
     cdef PyObject **name_items = tuple_items(<PyObject *>names, 0)

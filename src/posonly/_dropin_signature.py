@@ -65,6 +65,8 @@ def function_signature(cls: type, func: Any) -> Any:
     signature made is handed its plan where its layout has one.
     """
     global _layout_tick
+    # inspect's own test (a function, no signature of its own in its
+    # __dict__ or type), inline: this is every signature's path.
     if type(func) is not FUNCTION_TYPE:
         return None
     attributes = func.__dict__
