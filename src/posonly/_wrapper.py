@@ -94,15 +94,7 @@ from ._create import (
     plain_function,
 )
 from ._defaults import defaults_source
-from ._layout import (
-    MISSING,
-    QUALIFIED_NAMES,
-    ClassSignature,
-    Layout,
-    _name_of_function,
-    advertises,
-    resolve,
-)
+from ._layout import MISSING, QUALIFIED_NAMES, ClassSignature, Layout, _name_of_function, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
