@@ -191,10 +191,10 @@ def test_patched_paths_add_no_frame_of_ours(impl, probe):
 @pytest.mark.parametrize("probe", sorted(PROBES))
 def test_the_probes_see_the_pure_cores_frames(probe):
     """The control: the same probe finds the pure core's Python frames."""
-    from posonly import _dropin_py, _inspect
+    from posonly import _dropin, _inspect
 
     saved = _inspect._core
-    _inspect._use_core(_dropin_py)
+    _inspect._use_core(_dropin)
     try:
         with patched():
             assert PROBES[probe]() != []
@@ -209,10 +209,10 @@ def test_a_failed_binds_traceback_has_no_frame_of_ours(impl):
 
 
 def test_the_pure_cores_failed_bind_shows_its_frame():
-    from posonly import _dropin_py, _inspect
+    from posonly import _dropin, _inspect
 
     saved = _inspect._core
-    _inspect._use_core(_dropin_py)
+    _inspect._use_core(_dropin)
     try:
         with patched():
             assert failed_bind_frames() != []

@@ -63,9 +63,9 @@ def dropin_core(impl):
         from posonly import _bind
 
         return _bind
-    from posonly import _dropin_py
+    from posonly import _dropin
 
-    return _dropin_py
+    return _dropin
 
 
 @contextlib.contextmanager

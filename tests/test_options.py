@@ -67,9 +67,9 @@ def core(impl):
 
         _inspect._core = _bind
     else:
-        from posonly import _dropin_py
+        from posonly import _dropin
 
-        _inspect._core = _dropin_py
+        _inspect._core = _dropin
     try:
         yield
     finally:

@@ -1,11 +1,13 @@
 # The drop-in for inspect, compiled (included by _bind.pyx): the twin of
-# _dropin_py, function for function.  Each function does what one piece of
-# inspect does, step for step in the same order, reading the parameters'
-# slots in C; whatever it cannot read as inspect would (a Signature subclass
-# overriding _bind or parameters, a Parameter subclass) goes to inspect's
-# own code.  The entry points patch_inspect() installs are InspectMethods
-# (at the end): C callables whose cores answer from the caller's argument
-# array, with no Python frame (see _inspect's docstring for the design).
+# _dropin.py and the modules it draws on (_dropin_generic.py, _dropin_plans.py,
+# _dropin_cache.py, _dropin_signature.py), function for function.  Each
+# function does what one piece of inspect does, step for step in the same
+# order, reading the parameters' slots in C; whatever it cannot read as
+# inspect would (a Signature subclass overriding _bind or parameters, a
+# Parameter subclass) goes to inspect's own code.  The entry points
+# patch_inspect() installs are InspectMethods (at the end): C callables whose
+# cores answer from the caller's argument array, with no Python frame (see
+# _inspect's docstring for the design).
 
 from posonly._dropin_common import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
@@ -239,8 +241,8 @@ cdef enum:
 # A signature bound again and again gets a *plan*: its parameters' names,
 # kinds and whether each must be given, read once into an array, so that a
 # bind walks the array instead of the parameters (see _inspect's docstring
-# for what is kept, and _dropin_py for the pure twin's plans).  One bind in
-# _SAMPLE of a signature without a plan makes one (where the pure core
+# for what is kept, and _dropin_plans.py for the pure twin's plans).  One
+# bind in _SAMPLE of a signature without a plan makes one (where the pure core
 # notes the signature first: here making the plan costs what noting does).
 # The plan is the callback of a weak reference to the dict under the
 # signature's mappingproxy, made only while that dict is owned by the proxy
@@ -831,8 +833,8 @@ def function_signature(cls, func, follow_wrapped=True):
     cdef Py_ssize_t posonly_count = posonly_code_posonlyargcount(<PyObject *>code)
     cdef Py_ssize_t kwonly_count = posonly_code_kwonlyargcount(<PyObject *>code)
     cdef int flags = posonly_code_flags(<PyObject *>code)
-    cdef bint has_varargs = (flags & 0x04) != 0  # CO_VARARGS
-    cdef bint has_varkw = (flags & 0x08) != 0  # CO_VARKEYWORDS
+    cdef bint has_varargs = (flags & _CO_VARARGS) != 0
+    cdef bint has_varkw = (flags & _CO_VARKEYWORDS) != 0
     cdef Py_ssize_t total = pos_count + kwonly_count + has_varargs + has_varkw
     names = <object>posonly_code_names(<PyObject *>code)
     cdef PyObject **name_items = tuple_items(<PyObject *>names, 0)

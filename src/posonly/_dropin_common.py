@@ -1,5 +1,5 @@
 """What the running ``inspect`` does, read once: the record both twins of
-the drop-in (``_dropin_py`` and the compiled ``_dropin.pxi``) bind from.
+the drop-in (``_dropin`` and the compiled ``_dropin.pxi``) bind from.
 
 The drop-in answers as the running ``inspect`` does, not as a version
 number says it should: where ``Signature._bind`` changed between releases

@@ -8,7 +8,7 @@ own errors.  ``patch_inspect()`` gives every :class:`inspect.Signature` and
 ``unpatch_inspect()`` undoes it.
 
 The work is done by the drop-in's core, compiled (``_dropin.pxi``) or pure
-(``_dropin_py``), chosen by ``_impl``: each core function does what one
+(``_dropin``), chosen by ``_impl``: each core function does what one
 piece of inspect does, step for step, reading the parameters' slots instead
 of their properties, and makes signatures of plain functions without
 re-validating what the compiler guarantees.
@@ -52,8 +52,9 @@ of either core bound, show and drop them.  Where the cores differ:
   less than any lookup would;
 - the pure core notes the signature first, and plans it on the binds after
   (its plan is code made per shape of parameters, with the names as
-  constants: see ``_dropin_py``), keyed by the mapping's id; and, as a
-  signature made afresh for each call would never get a plan, it keeps per
+  constants: see ``_dropin_plans``), keyed by the mapping's id
+  (``_dropin_cache``); and, as a signature made afresh for each call
+  would never get a plan, it keeps per
   code object its parameters' names and the plan of its latest defaults,
   with which such a signature is handed its plan.
 
@@ -68,7 +69,7 @@ import inspect
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
-from . import _dropin_py as _pure
+from . import _dropin as _pure
 from . import _impl, _options
 from ._dropin_common import FUNCTION_TYPE, INSPECT_FROM_CALLABLE, INSPECT_SIGNATURE, like_inspect
 from ._options import signature_fallback as _signature_fallback
@@ -76,7 +77,7 @@ from ._options import signature_fallback as _signature_fallback
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]
 
 _core: Any = _impl.dropin
-"""The drop-in's core: the compiled module or ``_dropin_py``."""
+"""The drop-in's core: the compiled module or ``_dropin``."""
 
 _INSPECT_FROM_CALLABLE = INSPECT_FROM_CALLABLE
 _INSPECT_SIGNATURE = INSPECT_SIGNATURE

@@ -39,7 +39,7 @@ import inspect
 import types
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from . import _dropin_py, _impl
+from . import _dropin, _impl
 from ._dropin_common import (
     DIALECT,
     FALLBACK_REASONS,
@@ -109,7 +109,7 @@ def set_observer(observer: Optional[Callable[[str, Optional[str]], Any]]) -> Non
     inspect's own code ran.  Both cores and the entry points are told."""
     if observer is not None and not callable(observer):
         raise TypeError(f"the observer must be callable or None, not {type(observer).__name__}")
-    for core in {id(_impl.dropin): _impl.dropin, id(_dropin_py): _dropin_py}.values():
+    for core in {id(_impl.dropin): _impl.dropin, id(_dropin): _dropin}.values():
         core.set_observer(observer)
 
 
