@@ -201,7 +201,7 @@ def _glibc_versions(shared_object):
 
 
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) reads the symbols")
-def test_each_binary_wheel_holds_its_module_and_the_lowest_manylinux_tag(artifacts, tmp_path):
+def test_each_binary_wheel_holds_its_modules_and_the_lowest_manylinux_tag(artifacts, tmp_path):
     _, wheels = artifacts
     for wheel in wheels:
         python, abi, platforms = _wheel_tags(wheel)
@@ -210,14 +210,20 @@ def test_each_binary_wheel_holds_its_module_and_the_lowest_manylinux_tag(artifac
         assert abi == python and re.fullmatch(r"cp3\d+", python), wheel.name
         with zipfile.ZipFile(wheel) as archive:
             names = archive.namelist()
-            (module,) = [n for n in names if re.fullmatch(r"posonly/_bind\..*\.so", n)]
-            assert f".cpython-{python[2:]}-" in module, module
+            # The binder, the drop-in's options path, the bench's floor.
+            modules = sorted(n for n in names if n.endswith(".so"))
+            assert [m.split(".")[0] for m in modules] == [
+                "posonly/_bind", "posonly/_options", "posonly/bench/_floor"], modules
+            for module in modules:
+                assert f".cpython-{python[2:]}-" in module, module
+            assert "posonly/_options.py" in names  # its source, as the pure wheel has it
             assert "posonly/py.typed" in names
             assert not [n for n in names if n.endswith((".c", ".html"))]
             assert "Root-Is-Purelib: false" in archive.read(
                 next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
-            archive.extract(module, tmp_path / wheel.name)
-        needed = max(_glibc_versions(tmp_path / wheel.name / module))
+            for module in modules:
+                archive.extract(module, tmp_path / wheel.name)
+        needed = max(max(_glibc_versions(tmp_path / wheel.name / module)) for module in modules)
         glibc = set()
         for platform in platforms:
             legacy = re.fullmatch(r"(manylinux\d+)_x86_64", platform)
