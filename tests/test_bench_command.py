@@ -76,6 +76,19 @@ def test_one_section_per_table_every_cell_with_its_samples(mixed):
             assert set(number) == NUMBER_KEYS
 
 
+def test_every_client_pattern_runs_on_this_interpreter(tmp_path):
+    """The client table's every row, with the options the running inspect
+    takes (none before 3.10, ``annotation_format`` from 3.14)."""
+    from posonly.bench import clients
+
+    out = tmp_path / "clients.json"
+    bench("--tables", "clients", "--json", str(out))
+    rows = json.loads(out.read_text())["clients"]["rows"]
+    assert [row["name"] for row in rows] == [case.name for _, case in clients.ROWS]
+    assert {pattern for pattern, _ in clients.ROWS} >= {"decorator", "getcallargs"}
+    assert all(row["cells"] for row in rows)
+
+
 def test_the_filter_keeps_every_section_and_says_what_it_left_out(mixed):
     report, stdout = mixed
     assert [r["name"] for r in report["binding"]["rows"]] == ["mixed kinds"]

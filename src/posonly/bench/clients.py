@@ -133,16 +133,15 @@ ROWS: List[Tuple[str, Case]] = [
     ("currying", Case("currying: three, one given", "a, b, c", "1")),
     ("currying", Case("currying: mixed kinds, two given", "a, b, /, c, d=4, *, e, g=7",
                       "1, 2, e=5")),
-    ("options", OptionCase("options: eval_str, annotations", ANNOTATED, "eval_str=True")),
-    ("options", OptionCase("options: eval_str, string annotations", STRINGS, "eval_str=True")),
-    ("getfullargspec", OptionCase("getfullargspec: every kind",
-                                  "a, b, /, c, d=4, *args, e, g=7, **kw", "",
-                                  "getfullargspec(f)")),
-    ("getcallargs", OptionCase("getcallargs: every kind", "a, b, /, c, d=4, *, e, g=7",
-                               "1, 2, 3, e=5", "getcallargs(f, {call})")),
 ]
+if sys.version_info >= (3, 10):  # inspect.signature takes options from 3.10
+    ROWS += [
+        ("options", OptionCase("options: eval_str, annotations", ANNOTATED, "eval_str=True")),
+        ("options", OptionCase("options: eval_str, string annotations", STRINGS,
+                               "eval_str=True")),
+    ]
 if sys.version_info >= (3, 14):
-    ROWS[-2:-2] = [
+    ROWS += [
         ("options", OptionCase("options: FORWARDREF, annotations", ANNOTATED,
                                "annotation_format=Format.FORWARDREF")),
         ("options", OptionCase("options: STRING, no annotations",
@@ -150,6 +149,13 @@ if sys.version_info >= (3, 14):
         ("options", OptionCase("options: STRING, annotations", ANNOTATED,
                                "annotation_format=Format.STRING")),
     ]
+ROWS += [
+    ("getfullargspec", OptionCase("getfullargspec: every kind",
+                                  "a, b, /, c, d=4, *args, e, g=7, **kw", "",
+                                  "getfullargspec(f)")),
+    ("getcallargs", OptionCase("getcallargs: every kind", "a, b, /, c, d=4, *, e, g=7",
+                               "1, 2, 3, e=5", "getcallargs(f, {call})")),
+]
 COLUMNS = {
     "inspect": "plain inspect",
     "patched": "after posonly.patch_inspect()",
