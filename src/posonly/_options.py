@@ -62,7 +62,7 @@ _new = object.__new__
 _FullArgSpec = inspect.FullArgSpec
 _METHOD = types.MethodType
 _INSPECT_GETFULLARGSPEC: Callable[..., Any] = inspect.getfullargspec
-_INSPECT_GETCALLARGS: Callable[..., Any] = inspect.getcallargs
+_INSPECT_GETCALLARGS: Callable[..., Dict[str, Any]] = inspect.getcallargs
 
 _OPTION_NAMES = frozenset(
     name
