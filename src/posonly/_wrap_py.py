@@ -175,6 +175,97 @@ class _Shape:
         return f"{target}({', '.join(arguments)})"
 
 
+class _LayoutAsMade(Layout):
+    """``Layout.from_callable(func)`` for a plain function as it was when
+    made, read when first asked for (a wrapper's layout, which only some
+    handlers read, costs nothing until then): the ``defaults`` slot holds
+    the function's ``__defaults__`` tuple and the ``_kwdefaults`` slot its
+    ``__kwdefaults__`` dict as they were (unset where None), until the other
+    fields are read; it then becomes a Layout."""
+
+    __slots__ = ()
+
+    def __getattr__(self, attr: str) -> Any:
+        # Called for a slot not set: the fields, read now.
+        if attr in _SNAPSHOT_READS:
+            _resolve_layout(self)
+            return object.__getattribute__(self, attr)
+        raise AttributeError(f"'Layout' object has no attribute {attr!r}")
+
+    @property
+    def kwdefaults(self) -> Any:
+        _resolve_layout(self)
+        return self.kwdefaults
+
+
+_SNAPSHOT_READS = frozenset((
+    "name", "posonly", "positional", "varargs", "kwonly", "varkw", "defaults", "_kwdefaults",
+    "names", "_hash", "_access",
+))
+
+
+def _layout_as_made(func: Any) -> Layout:
+    """A layout of the plain function ``func`` with its defaults as they are
+    now, whatever they are when the layout is first read."""
+    self = object.__new__(_LayoutAsMade)
+    set_ = object.__setattr__
+    set_(self, "_function", func)
+    defaults, kwdefaults = func.__defaults__, func.__kwdefaults__
+    if defaults is not None:
+        set_(self, "defaults", defaults)
+    if kwdefaults is not None:
+        set_(self, "_kwdefaults", kwdefaults)
+    return self
+
+
+def _resolve_layout(layout: Any) -> None:
+    get = object.__getattribute__
+    if type(layout) is not _LayoutAsMade:
+        return
+    func = get(layout, "_function")
+    try:
+        defaults = get(layout, "defaults")
+    except AttributeError:
+        defaults = None
+    try:
+        kwdefaults = get(layout, "_kwdefaults")
+    except AttributeError:
+        kwdefaults = None
+    code = func.__code__
+    argcount = code.co_argcount
+    total = argcount + code.co_kwonlyargcount
+    index = total + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+    names = parameter_names(code, index)
+    kwonly = names[argcount:total]
+    kwdefaults = kwdefaults or {}
+    made = Layout(
+        name=_name_of_function(func), posonly=names[:code.co_posonlyargcount],
+        positional=names[code.co_posonlyargcount:argcount],
+        varargs=names[total] if code.co_flags & 0x04 else None,
+        kwonly=kwonly, varkw=names[index - 1] if code.co_flags & 0x08 else None,
+        defaults=defaults or (), kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
+    )
+    set_ = object.__setattr__
+    for field in _SNAPSHOT_READS - {"_access"}:
+        set_(layout, field, getattr(made, field))
+    set_(layout, "__class__", Layout)
+
+
+def _set_layout(owner: Any, layout: Layout) -> None:
+    """``owner.layout`` made ``layout``: on a wrapper's generated function,
+    and on a partial made around it."""
+    owner.__dict__["layout"] = layout
+    for referrer in _referrers(owner):
+        if type(referrer) is functools.partial and referrer.func is owner:
+            referrer.__dict__["layout"] = layout
+
+
+def _referrers(obj: Any) -> List[Any]:
+    import gc
+
+    return gc.get_referrers(obj)
+
+
 def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
     """Run ``source`` (one ``def`` of a function called ``name``) in
     ``namespace``, its globals, which then do not hold it: no reference
@@ -354,12 +445,27 @@ def _seen_defaults(source: Any) -> Tuple[Any, Any]:
     return source.__defaults__, source.__kwdefaults__
 
 
+def _output_layout(func: Any) -> Layout:
+    """The layout of the values of a call of ``func`` as it is now."""
+    call = resolve(func)
+    return Plan(call.layout, call).output
+
+
 def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
-    """A binder of ``func`` read again, with the defaults objects it read."""
+    """A binder of ``func`` read again, with the defaults objects it read;
+    the forwarding wrappers of ``func`` that call this (their code is the
+    caller's) get its layout."""
     from ._bind_py import Binder
 
     seen = _seen_defaults(source)
-    return make_binder(Binder, func), seen
+    binder = make_binder(Binder, func)
+    code = sys._getframe(1).f_code
+    for referrer in _referrers(code):
+        if type(referrer) is types.FunctionType and referrer.__code__ is code and any(
+            cell.cell_contents is func for cell in referrer.__closure__ or ()
+        ):
+            referrer.__dict__["layout"] = binder._plan.output
+    return binder, seen
 
 
 def _forwarding_wrapper(
@@ -636,9 +742,12 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     )
     complete = _read_defaults(generated, function)
     now = _seen_defaults(function) if complete else (_NEVER, _NEVER)
+    # wrapper.layout: the values' layout, with the defaults now read.
     if reads is not None:
         generated.__globals__[seen] = now
+        _set_layout(generated, _output_layout(func))
     else:
+        generated.__dict__["layout"] = _layout_as_made(function)
         consts = list(code.co_consts)
         marks = _templates(
             code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
@@ -735,6 +844,11 @@ class _CoroutineWrapper(_Partial):
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         return self if instance is None else types.MethodType(self, instance)
+
+    @property
+    def layout(self) -> Layout:
+        """The generated function's: the values' layout, as it is now."""
+        return self._generated.layout  # type: ignore[attr-defined, no-any-return]
 
     def __setstate__(self, state: Any) -> None:
         raise TypeError("a Wrapper cannot be changed")
@@ -844,7 +958,7 @@ def wrap(
         type(func) is types.FunctionType and not advertises(func)
     )
     if generated is not None:
-        layout = Layout._deferred(func)  # read from func on first use
+        layout = _layout_as_made(func)  # read from func on first use
     elif forwarding:
         generated, layout = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
     else:
@@ -878,6 +992,7 @@ def wrap(
         else:
             wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
+            del wrapper.__dict__["layout"]  # (read from the generated function)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
