@@ -502,20 +502,20 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 
 # A wrapper of a plain function, made with no compile: its generated function
 # is a copy of a template function compiled once per shape, as
-# _wrapper_function writes it for parameters named _0, _1, ..., but with the
-# function and the handler in closure cells rather than in globals of its
-# own; a copy gets the function's own parameter names (co_varnames: the
-# bytecode reads its locals by position), its keyword-only names where the
-# body passes them by keyword (constants of the code), its name, defaults and
-# cells.  The globals, which hold only the wrapper's mark and helpers, are
-# shared.  An around= wrapper makes its proceed at its first call, from a
-# template of the same shape (kept in a cell: nothing made per wrapper until
-# then).
+# _wrapper_function writes it for parameters named _0, _1, ...; a copy gets
+# the function's own parameter names (co_varnames: the bytecode reads its
+# locals by position), its keyword-only names where the body passes them by
+# keyword (constants of the code), its name and defaults.  What is its own
+# (the function, the handler, an around= wrapper's proceed, made at its
+# first call from a template of the same shape) is in its own __dict__,
+# which is also its globals: no closure cells, no dict but the one every
+# functools.wraps wrapper has.  The helpers it calls are constants of the
+# template's code.
 #
 # Defaults are the function's at the call: a wrapper of a function with
 # defaults compares the function's __defaults__ and __kwdefaults__ with the
 # objects it was made with (constants of its code) on each call, and on a
-# change reads them again (_stale).
+# change reads them again (_stale), and its layout with them.
 _Templates = Tuple[types.CodeType, types.CodeType, Tuple[str, ...], Tuple[int, ...]]
 _TEMPLATES: Dict[Tuple[int, int, int, int, bool, int], _Templates] = {}
 _READS = "__posonly_reads__"  # in a generated function's own globals: the names read
@@ -532,6 +532,20 @@ def _template_function(source: str, *placeholders: Any) -> Any:
     return namespace["make"](*placeholders)
 
 
+# A template-made wrapper's own state, in its own __dict__, which is also
+# its globals: the function, the handler, an around= wrapper's proceed.
+_FUNC = "__posonly_func__"
+_HANDLER = "__posonly_handler__"
+_PROCEED = "__posonly_proceed__"
+# The helpers a template calls, constants of its code (placeholders in the
+# source): a wrapper's globals hold its own state only.
+_STALE_CONST = "__posonly_stale__"
+_NEW_PROCEED_CONST = "__posonly_new_proceed__"
+# Before 3.10 the interpreter makes a builtins dict at each call of a
+# function whose globals have none.
+_OWN_BUILTINS = sys.version_info < (3, 10)
+
+
 def _templates(
     argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: int
 ) -> _Templates:
@@ -542,30 +556,28 @@ def _templates(
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
-        tests = ([f"_func.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
-            [f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        tests = ([f"{_FUNC}.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
+            [f"{_FUNC}.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        # (On a change, _stale reads the arguments from the caller's frame.)
         check = (
-            f"        if {' or '.join(tests)}:\n"
-            f"            return _stale({reads}, {shape.values(copy_varkw=False)})\n"
+            f"    if {' or '.join(tests)}:\n"
+            f"        return {_STALE_CONST!r}({reads})\n"
             if reads else ""
         )
         if around:
-            body = (
-                "        nonlocal _proceed\n" + check +
-                "        if _proceed is None:\n"
-                f"            _proceed = _new_proceed(_func, {key!r})\n"
-                f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+            body = f"    global {_PROCEED}\n" + check + (
+                f"    if {_PROCEED} is None:\n"
+                f"        {_PROCEED} = {_NEW_PROCEED_CONST!r}({_FUNC}, {key!r})\n"
+                f"    return {_HANDLER}({_PROCEED}, {shape.values(copy_varkw=False)})\n"
             )
         else:
             body = check + (
-                f"        _handler({shape.values(copy_varkw=True)})\n"
-                f"        return {shape.call('_func')}\n"
+                f"    {_HANDLER}({shape.values(copy_varkw=True)})\n"
+                f"    return {shape.call(_FUNC)}\n"
             )
         wrapper = _template_function(
-            f"def make(_func, _handler, _proceed):\n"
-            f"    def wrapper({parameter_list(layout)}):\n{body}"
-            f"    return wrapper\n",
-            len, len, None,
+            f"def make():\n  def wrapper({parameter_list(layout)}):\n"
+            + textwrap.indent(body, "  ") + "  return wrapper\n",
         )
         names = ["_func", "_type", "_tuple", "_len", "_invalid", "_values", "_missing", "_refuse"]
         proceed = _template_function(
@@ -574,14 +586,18 @@ def _templates(
             + "    return proceed\n",
             len,
         )
-        if wrapper.__code__.co_freevars != (("_func", "_handler", "_proceed") if around
-                                            else ("_func", "_handler")):
-            raise SystemError("posonly: a template's free variables are not in order")
-        consts = wrapper.__code__.co_consts
+        code = wrapper.__code__
+        if code.co_freevars or code.co_cellvars:
+            raise SystemError("posonly: a template has free variables")
+        consts = code.co_consts
+        helpers = {_STALE_CONST: _stale, _NEW_PROCEED_CONST: _new_proceed}
+        code = code.replace(co_consts=tuple(
+            helpers.get(c, c) if type(c) is str else c for c in consts
+        ))
         marks = tuple(
             consts.index(m) if m in consts else -1 for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)
         )
-        templates = (wrapper.__code__, proceed.__code__, tuple(layout.kwonly), marks)
+        templates = (code, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
     return templates
@@ -713,7 +729,7 @@ def _calling_function(code: types.CodeType) -> Any:
     raise SystemError("posonly: a wrapper's function was not found")  # pragma: no cover
 
 
-def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
+def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
     """A call of a wrapper whose function's defaults have changed since it
     read them: the wrapper reads them again, and the call is made again from
     the arguments it was given (a value that is its parameter's default
@@ -722,7 +738,14 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     the new default).  Where the function has lost a default, every call
     comes here, and goes to a wrapper made for the defaults as they are."""
     if type(itself) is int:  # a template-made wrapper: what it reads
-        reads_bits, generated = itself, _calling_function(sys._getframe(1).f_code)
+        caller = sys._getframe(1)
+        reads_bits, generated = itself, _calling_function(caller.f_code)
+        code = generated.__code__
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+        local = caller.f_locals
+        frame = tuple([local[name] for name in code.co_varnames[:n]])
+        del caller, local
     else:
         generated = itself()
     code = generated.__code__
@@ -733,10 +756,11 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
         func = generated.__globals__[func_name]
         handler = generated.__globals__[handler_name]
     else:
-        cells = dict(zip(code.co_freevars, generated.__closure__))
-        function = func = cells["_func"].cell_contents
-        handler = cells["_handler"].cell_contents
-        around, n_prefix = "_proceed" in cells, 0
+        state = generated.__globals__
+        function = func = state[_FUNC]
+        handler = state[_HANDLER]
+        around, n_prefix = _PROCEED in code.co_names, 0
+    assert frame is not None
     positional, keywords = _given_arguments(
         code, generated.__defaults__, generated.__kwdefaults__, frame
     )
@@ -768,7 +792,27 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     return fresh[2](*positional[n_prefix:], **keywords)
 
 
-_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale": _stale}
+def _set_state(generated: Any, function: Any, handler: Any, around: bool) -> None:
+    """A template-made wrapper's state, in its own ``__dict__`` (its globals)."""
+    state = generated.__dict__
+    state[_FUNC] = function
+    state[_HANDLER] = handler
+    if around:
+        state[_PROCEED] = None
+    if _OWN_BUILTINS:
+        state["__builtins__"] = _BUILTINS
+
+
+_BUILTINS = sys.modules["builtins"].__dict__
+_STATE_KEYS = (_FUNC, _HANDLER, _PROCEED, "__builtins__")
+
+
+def _template_made(obj: Any) -> bool:
+    """Whether the function ``obj`` is a wrapper made from a template."""
+    state = obj.__globals__
+    return state.get(_FUNC) is not None and obj.__code__.co_filename == _FILENAME and (
+        state is obj.__dict__
+    )
 
 
 def _wrapper_of_function(
@@ -800,17 +844,14 @@ def _wrapper_of_function(
         if reads & 2:
             marked[marks[1]] = kwdefaults
         consts = tuple(marked)
-    # The closure: the cells of the template's free variables, in the order
-    # the compiler gives them (by name, checked in _templates).
-    if around is None:
-        closure: Tuple[Any, ...] = (types.CellType(function), types.CellType(before))
-    else:
-        closure = (types.CellType(function), types.CellType(around), types.CellType(None))
     code_name = name if sys.version_info < (3, 10) else function.__name__
+    state: Dict[str, Any] = {}
     generated = types.FunctionType(
         wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),
-        _FUNCTION_GLOBALS, code_name, defaults, closure,
+        state, code_name, defaults,
     )
+    generated.__dict__ = state  # its attributes are its globals
+    _set_state(generated, function, before if around is None else around, around is not None)
     if kwdefaults and n_kwonly:
         # The interpreter looks up only the keyword-only names there.
         generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
@@ -884,7 +925,10 @@ def _is_wrapper(obj: Any) -> bool:
         expected = _OF_FUNCTION
     if type(obj) is _CoroutineWrapper:
         obj = obj._generated
-    return type(obj) is types.FunctionType and obj.__globals__.get(_MARK) is expected
+    return type(obj) is types.FunctionType and (
+        obj.__globals__.get(_MARK) is expected
+        or (expected is _OF_FUNCTION and _template_made(obj))
+    )
 
 
 def _check_callable(value: Any, what: str) -> None:
@@ -957,6 +1001,7 @@ def wrap(
     forwarding = generated is None and before is not None and not (
         type(func) is types.FunctionType and not advertises(func)
     )
+    layout_made = generated is not None
     if generated is not None:
         layout = _layout_as_made(func)  # read from func on first use
     elif forwarding:
@@ -972,6 +1017,8 @@ def wrap(
         _name_generated(generated, call.layout, func)
         layout = plan.output
     functools.update_wrapper(generated, func)
+    if layout_made:
+        _set_state(generated, func, before if around is None else around, around is not None)
     # wrapper.layout: the layout of the values the handler gets.
     generated.layout = layout  # type: ignore[attr-defined]
     if forwarding:
@@ -993,6 +1040,8 @@ def wrap(
             wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
             del wrapper.__dict__["layout"]  # (read from the generated function)
+            for key in _STATE_KEYS:
+                wrapper.__dict__.pop(key, None)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
