@@ -54,6 +54,11 @@ side by side):
   parameter that had no default when the wrapper was made stays required in
   the pure wrapper (the interpreter refuses the call before the wrapper's
   code runs).
+- ``wrapper.layout`` is the layout of the values the handler gets (as
+  ``binder.layout`` is of a binder's: a bound method's ``self`` and a
+  partial's arguments in neither), with the defaults the wrapper binds with:
+  the function's when it was made, and from the first call after a change
+  the new ones (``_stale`` or the remade binder sets it again).
 - ``inspect.iscoroutinefunction`` answers as for the function;
   ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
   for a ``functools.wraps`` def: a wrapper is a function that returns the
