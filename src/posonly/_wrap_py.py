@@ -749,7 +749,7 @@ def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
         n = code.co_argcount + code.co_kwonlyargcount
         n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
         local = caller.f_locals
-        frame = tuple([local[name] for name in code.co_varnames[:n]])
+        frame = tuple([local[name] for name in parameter_names(code, n)])
         del caller, local
     else:
         generated = itself()
