@@ -256,13 +256,21 @@ def _resolve_layout(layout: Any) -> None:
     set_(layout, "__class__", Layout)
 
 
-def _set_layout(owner: Any, layout: Layout) -> None:
+def _set_layout(owner: Any, layout: Layout, in_partial: bool) -> None:
     """``owner.layout`` made ``layout``: on a wrapper's generated function,
-    and on a partial made around it."""
+    and on the partial made around it (``in_partial``)."""
     owner.__dict__["layout"] = layout
-    for referrer in _referrers(owner):
-        if type(referrer) is functools.partial and referrer.func is owner:
-            referrer.__dict__["layout"] = layout
+    if in_partial:
+        for referrer in _referrers(owner):
+            if type(referrer) is functools.partial and referrer.func is owner:
+                referrer.__dict__["layout"] = layout
+
+
+_LAYOUT_OF = "__posonly_layout_of__"  # the defaults objects wrapper.layout has
+
+
+def _same_pair(a: Any, b: Tuple[Any, Any]) -> bool:
+    return a is not None and a[0] is b[0] and a[1] is b[1]
 
 
 def _referrers(obj: Any) -> List[Any]:
@@ -774,7 +782,11 @@ def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
     # wrapper.layout: the values' layout, with the defaults now read.
     if reads is not None:
         generated.__globals__[seen] = now
-        _set_layout(generated, _output_layout(func))
+        state = generated.__globals__
+        current = _seen_defaults(function)
+        if not _same_pair(state.get(_LAYOUT_OF), current):  # (once per change)
+            state[_LAYOUT_OF] = current
+            _set_layout(generated, _output_layout(func), state.get(_MARK) is _OF_PARTIAL)
     else:
         generated.__dict__["layout"] = _layout_as_made(function)
         consts = list(code.co_consts)
