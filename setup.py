@@ -84,8 +84,18 @@ def _extensions():
         extra_link_args=link_args,
         optional=not required,
     )
+    # The drop-in's options path, compiled from its Python source (the same
+    # file serves interpreters without the extension): what the patched
+    # entry points hand on then runs with no Python frame of posonly's.
+    options = Extension(
+        "posonly._options",
+        [os.path.join(source_dir, "_options.py")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        optional=not required,
+    )
     extensions = cythonize(
-        [extension, floor],
+        [extension, options, floor],
         # No freethreading_compatible: the fast paths read shared mutable
         # objects (a caller's dict, the patch's cache) that only the GIL
         # guards.

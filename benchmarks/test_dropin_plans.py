@@ -100,7 +100,7 @@ def _cores() -> List[str]:
 
 
 def _core(name: str) -> Any:
-    return importlib.import_module("posonly._dropin_py" if name == "pure" else "posonly._bind")
+    return importlib.import_module("posonly._dropin" if name == "pure" else "posonly._bind")
 
 
 @pytest.mark.parametrize("member", ["inspect"] + [f"patched: {c}" for c in _cores()])

@@ -35,14 +35,16 @@ def _load(name: str) -> types.SimpleNamespace:
             if extension_required():
                 raise
             pytest.skip("the compiled extension is not built")
-        Binder, Wrapper, wrap = module.Binder, module.Wrapper, module.wrap
     else:
-        from posonly._bind_py import Binder
-        from posonly._wrap_py import Wrapper, wrap
+        module = importlib.import_module("posonly._bind_py")
+    Binder, Wrapper, wrap = module.Binder, module.Wrapper, module.wrap
+    of_function = module.binder_of_function
     return types.SimpleNamespace(
         name=name,
         Binder=Binder,
-        binder=lambda target, follow_wrapped=True: make_binder(Binder, target, follow_wrapped),
+        binder_of_function=of_function,
+        binder=lambda target, follow_wrapped=True: make_binder(
+            Binder, of_function, target, follow_wrapped),
         wrap=wrap,
         Wrapper=Wrapper,
     )

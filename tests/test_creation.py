@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome
 from posonly import Layout
-from posonly._common import FUNCTION_BINDERS, parameter_list
+from posonly._common import parameter_list
 from test_differential import assert_entry_points_answer_as
 
 CALLS_PER_LAYOUT = 30
@@ -64,7 +64,7 @@ FROM_CODE = sys.implementation.name == "cpython"
 
 def made_directly(impl, func):
     """Whether ``impl`` makes a binder of ``func`` from its code object."""
-    made = FUNCTION_BINDERS[impl.Binder](func)
+    made = impl.binder_of_function(func)
     return made is not None and type(made) is impl.Binder
 
 
@@ -176,19 +176,19 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
         pass
 
     f.__wrapped__ = advertised
-    assert FUNCTION_BINDERS[impl.Binder](f) is None
+    assert impl.binder_of_function(f) is None
 
     def g(a, b=1):
         pass
 
     g.__signature__ = inspect.signature(advertised)
-    assert FUNCTION_BINDERS[impl.Binder](g) is None
+    assert impl.binder_of_function(g) is None
 
     def h(a):
         pass
 
     h.__defaults__ = (1, 2, 3)  # more defaults than parameters: refused, as before
-    assert FUNCTION_BINDERS[impl.Binder](h) is None
+    assert impl.binder_of_function(h) is None
     with pytest.raises(ValueError, match="3 defaults given for 1 positional parameters"):
         impl.binder(h)
 
@@ -200,7 +200,7 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
 
     k.__defaults__ = Defaults((Value("d"),))
     if type(k.__defaults__) is not tuple:  # CPython keeps the subclass (PyPy copies it)
-        assert FUNCTION_BINDERS[impl.Binder](k) is None
+        assert impl.binder_of_function(k) is None
     assert impl.binder(k)(1) == (1, k.__defaults__[0])
 
     class Name(str):
@@ -211,7 +211,7 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
 
     n.__qualname__ = Name("the.name")
     if sys.version_info >= (3, 10) and type(n.__qualname__) is not str:  # PyPy copies it
-        assert FUNCTION_BINDERS[impl.Binder](n) is None
+        assert impl.binder_of_function(n) is None
     with pytest.raises(TypeError) as info:
         impl.binder(n)()
     with pytest.raises(TypeError) as expected:
@@ -377,7 +377,7 @@ def test_a_binder_leaves_the_function_without_a_dict(impl):
 
 
 def test_parameter_names_are_the_first_locals():
-    from posonly._common import parameter_names
+    from posonly._create import parameter_names
 
     f = _closure_function()
     code = f.__code__
@@ -403,9 +403,9 @@ def test_a_pure_binder_of_a_function_is_a_partial_alone():
     """Nothing per binder but the partial, its function (with its code) and
     a snapshot of keyword-only defaults: no keywords dict of its own, no
     layout until asked."""
-    from posonly import _bind_py
+    from posonly._create import binder_of_function
 
-    binders = [_bind_py.FUNCTION_BINDERS[_bind_py.Binder](_fresh_function(i)) for i in range(3)]
+    binders = [binder_of_function(_fresh_function(i)) for i in range(3)]
     keywords = [functools.partial.keywords.__get__(b) for b in binders]
     assert keywords[0] == {} and all(k is keywords[0] for k in keywords)
     for b in binders:

@@ -19,7 +19,7 @@ import weakref
 import pytest
 
 import posonly
-from posonly import _dropin_py, _inspect
+from posonly import _dropin, _dropin_cache, _dropin_signature, _inspect
 
 INSPECT_BIND = inspect.Signature.bind
 INSPECT_BIND_PARTIAL = inspect.Signature.bind_partial
@@ -28,7 +28,7 @@ INSPECT_KWARGS = inspect.BoundArguments.kwargs.fget
 INSPECT_APPLY_DEFAULTS = inspect.BoundArguments.apply_defaults
 
 P = inspect.Parameter
-BINDS = 2 * _dropin_py._LAYOUT_SAMPLE + 8
+BINDS = 2 * _dropin_signature.LAYOUT_SAMPLE + 8
 """Binds of one signature (or signatures of one function made per bind)
 that surely give it a plan: one cold bind in ``_SAMPLE`` is noted, the next
 two make the entry and the plan; one code in ``_LAYOUT_SAMPLE`` met without
@@ -40,16 +40,16 @@ def pure_patched():
     """inspect patched with the pure core, on an empty cache of the default
     size; everything put back after."""
     saved = _inspect._core
-    _inspect._use_core(_dropin_py)
-    _dropin_py.clear_cache()
+    _inspect._use_core(_dropin)
+    _dropin.clear_cache()
     posonly.patch_inspect()
     try:
-        yield _dropin_py
+        yield _dropin
     finally:
         posonly.unpatch_inspect()
         _inspect._use_core(saved)
-        _dropin_py.set_maxsize(4096)
-        _dropin_py.clear_cache()
+        _dropin.set_maxsize(4096)
+        _dropin.clear_cache()
 
 
 def expected(sig, args, kwargs, partial=False):
@@ -121,8 +121,8 @@ def test_the_cache_stays_within_maxsize(pure_patched):
             assert info["notes"] <= maxsize
     info = core.cache_info()
     assert info["entries"] <= maxsize and info["notes"] <= maxsize
-    assert len(core._entries) <= 2 * maxsize
-    assert len(core._ring) <= maxsize
+    assert len(_dropin_cache.entries) <= 2 * maxsize
+    assert len(_dropin_cache._ring) <= maxsize
     assert largest == maxsize  # it was full: the bound was reached, and held
     del kept
 
@@ -157,7 +157,7 @@ def test_a_large_default_is_freed_with_its_function(pure_patched):
             ba = sig.bind(1, c=2)
             ba.apply_defaults()
             ba.args, ba.kwargs  # noqa: B018
-        core._layout_tick = 1
+        _dropin_signature._layout_tick = 1
         for _ in range(4):
             inspect.signature(f).bind(1).apply_defaults()
         assert ba.arguments["b"] is big()
@@ -210,14 +210,14 @@ def test_a_stale_entry_is_never_used(pure_patched):
     for _ in range(BINDS):
         first.bind(1, 2)
     key = id(first._parameters)
-    entry = core._entries[key]
-    assert entry[core._ENTRY_PLAN]
+    entry = _dropin_cache.entries[key]
+    assert entry[_dropin_cache.ENTRY_PLAN]
     second = make_signature(["p", "q"])
     # The entry now claims the second signature's id, its owner dead.
-    stale = [weakref.ref(type("Gone", (), {})()), entry[core._ENTRY_PLAN], False, -1]
+    stale = [weakref.ref(type("Gone", (), {})()), entry[_dropin_cache.ENTRY_PLAN], False, -1]
     gc.collect()
     assert stale[0]() is None
-    core._entries[id(second._parameters)] = stale
+    _dropin_cache.entries[id(second._parameters)] = stale
     try:
         for _ in range(BINDS):
             ba = second.bind(1, q=2)
@@ -227,7 +227,7 @@ def test_a_stale_entry_is_never_used(pure_patched):
             ba.apply_defaults()
             assert ba.arguments == {"p": 1, "q": 2}
     finally:
-        core._entries.pop(id(second._parameters), None)
+        _dropin_cache.entries.pop(id(second._parameters), None)
 
 
 def test_changing_defaults_bind_as_inspect_binds(pure_patched):
@@ -272,8 +272,8 @@ def test_set_maxsize_zero_keeps_nothing(pure_patched):
         assert inspect.signature(f).bind(1, b=2).args == (1, 2)
     assert core.cache_info() == {"entries": 0, "plans": 0, "notes": 0, "layouts": 0,
                                  "maxsize": 0}
-    assert core._entries == {} and core._ring == [] and core._layouts == {}
-    assert core._handed is None
+    assert _dropin_cache.entries == {} and _dropin_cache._ring == [] and _dropin_cache.layouts == {}
+    assert _dropin_cache.handed is None
 
 
 def test_set_maxsize_bounds_and_drops(pure_patched):
@@ -294,10 +294,10 @@ def test_set_maxsize_bounds_and_drops(pure_patched):
 @pytest.mark.parametrize("bad, error", [("10", TypeError), (1.5, TypeError), (None, TypeError),
                                         (True, TypeError), (-1, ValueError)])
 def test_set_maxsize_checks_its_argument(bad, error):
-    before = _dropin_py.cache_info()["maxsize"]
+    before = _dropin.cache_info()["maxsize"]
     with pytest.raises(error, match="maxsize"):
-        _dropin_py.set_maxsize(bad)
-    assert _dropin_py.cache_info()["maxsize"] == before
+        _dropin.set_maxsize(bad)
+    assert _dropin.cache_info()["maxsize"] == before
 
 
 def test_patch_inspect_maxsize_bounds_the_pure_plans(pure_patched):
@@ -369,7 +369,7 @@ def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch)
 
     for _ in range(BINDS):
         sig = inspect.signature(f)
-    handed = core._handed
+    handed = _dropin_cache.handed
     assert handed is not None and handed[0] == id(sig._parameters)
     assert core.cache_info()["layouts"] == 1
 
@@ -377,7 +377,7 @@ def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch)
         raise AssertionError("bound the generic way")
 
     with monkeypatch.context() as patch:
-        for name in ("_bind_generic", "_args_generic", "_kwargs_generic", "_apply_defaults_generic"):
+        for name in ("bind_generic", "args_generic", "kwargs_generic", "apply_defaults_generic"):
             patch.setattr(core, name, generic)
         for _ in range(3):
             ba = inspect.signature(f).bind(1, 2, 3, e=5)
@@ -393,7 +393,7 @@ def test_a_signature_made_per_call_is_handed_its_plan(pure_patched, monkeypatch)
             ba.apply_defaults()
             assert ba.arguments == {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "g": 7, "kw": {"x": 6}}
             assert (ba.args, ba.kwargs) == ((1, 2, 3, 4), {"e": 5, "g": 7, "x": 6})
-        assert core._handed[0] == id(sig._parameters)
+        assert _dropin_cache.handed[0] == id(sig._parameters)
     assert_binds_as_inspect(f)
 
 
@@ -412,7 +412,7 @@ def test_a_handed_plan_does_not_outlive_what_it_was_made_for(pure_patched):
 
     for _ in range(BINDS):
         inspect.signature(f)
-    assert pure_patched._handed is not None  # its signatures are handed plans
+    assert _dropin_cache.handed is not None  # its signatures are handed plans
     code = f.__code__
     changes = [
         ("__defaults__", (1, 2)),
@@ -463,7 +463,7 @@ def test_a_default_is_freed_with_its_function_made_per_call(pure_patched):
         # layout kept at once: a loop that PyPy's JIT compiles may keep the
         # defaults it saw as constants (plain inspect's as well).
         f, big = make_function_with_big_default()
-        core._layout_tick = 1
+        _dropin_signature._layout_tick = 1
         for _ in range(4):
             ba = inspect.signature(f).bind(1, c=2)
             ba.apply_defaults()
@@ -471,12 +471,12 @@ def test_a_default_is_freed_with_its_function_made_per_call(pure_patched):
         return weakref.ref(f.__code__), big
 
     code, big = run()
-    assert core._handed is not None and core.cache_info()["layouts"] == 1
+    assert _dropin_cache.handed is not None and core.cache_info()["layouts"] == 1
     gc.collect()
     gc.collect()
     assert big() is None
     assert code() is None
-    assert core._handed[1]() is None
+    assert _dropin_cache.handed[1]() is None
 
 
 def test_a_replaced_parameters_mapping_binds_as_inspect(pure_patched):
@@ -491,10 +491,10 @@ def test_a_replaced_parameters_mapping_binds_as_inspect(pure_patched):
 
     for _ in range(BINDS):
         sig = inspect.signature(f)
-    assert pure_patched._handed[0] == id(sig._parameters)
+    assert _dropin_cache.handed[0] == id(sig._parameters)
     other_sig = inspect.signature(g)
     sig = inspect.signature(f)
-    assert pure_patched._handed[0] == id(sig._parameters)
+    assert _dropin_cache.handed[0] == id(sig._parameters)
     sig._parameters = other_sig._parameters
     for args, kwargs in [((1, 2), {}), ((1,), {}), ((), {"p": 1}), ((1,), {"b": 2})]:
         for partial in (False, True):
@@ -513,12 +513,12 @@ def test_a_stale_handed_plan_is_never_used(pure_patched):
 
     for _ in range(BINDS):
         inspect.signature(f)
-    plan = core._handed[2]
+    plan = _dropin_cache.handed[2]
     second = make_signature(["p", "q"])
     gone = weakref.ref(type("Gone", (), {})())
     gc.collect()
     assert gone() is None
-    core._handed = (id(second._parameters), gone, plan)
+    _dropin_cache.handed = (id(second._parameters), gone, plan)
     for partial in (False, True):
         ba = second.bind_partial(1, q=2) if partial else second.bind(1, q=2)
         assert list(ba.arguments) == ["p", "q"]
@@ -547,7 +547,7 @@ def test_a_function_whose_signature_is_made_once_leaves_no_layout(pure_patched):
     """Most code objects are met once (a signature made at a decoration):
     only one in ``_LAYOUT_SAMPLE`` of those has its layout kept."""
     core = pure_patched
-    for i in range(4 * core._LAYOUT_SAMPLE):
+    for i in range(4 * _dropin_signature.LAYOUT_SAMPLE):
         namespace = {}
         exec(f"def f(a{i}, b=1): pass", namespace)
         assert inspect.signature(namespace["f"]).bind(1).arguments == {f"a{i}": 1}

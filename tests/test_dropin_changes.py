@@ -6,12 +6,18 @@ inspect gives it now, bound as inspect binds it; a signature made before
 the change keeps binding as inspect binds it.  Both cores, their caches
 warm (each signature bound many times), against inspect's own code."""
 
+import contextlib
 import gc
 import inspect
 import sys
+import types
 import weakref
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posonly import _inspect
 
 from test_inspect_dropin import (
     INSPECT_APPLY_DEFAULTS,
@@ -171,3 +177,52 @@ def test_what_the_cache_holds_dies_with_its_owner_and_stays_bounded(impl, maxsiz
                 assert info()["layouts"] <= maxsize
         gc.collect()
         assert [r for r in refs if r() is not None] == []
+
+
+def varied(a, b=2, /, c=3, *rest, d, e=5, **more):
+    return a
+
+
+@given(edits=st.lists(st.tuples(
+    st.sampled_from(["delete", "reverse", "rest-list", "rest-range", "more-items", "unknown",
+                     "rest-empty", "more-empty"]),
+    st.sampled_from(["a", "b", "c", "rest", "d", "e", "more"])), max_size=4),
+       patch=st.booleans())
+def test_arguments_the_caller_changed(impl, edits, patch):
+    """``args``, ``kwargs`` and ``apply_defaults()`` of a BoundArguments
+    whose ``arguments`` the caller changed (entries deleted, reordered,
+    ``*args`` a list or a range, ``**kwargs`` any mapping, unknown names)
+    are inspect's, from the core and through the patched members."""
+    with binder_class(impl):
+        sig = inspect_signature(varied)
+        for _ in range(WARM):  # a plan made for the signature
+            sig_bound = _inspect._core.bind_signature(sig, (1, 2, 3, 4), {"d": 6, "x": 7}, False)
+        arguments = dict(sig_bound.arguments)
+        for edit, name in edits:
+            if edit == "delete":
+                arguments.pop(name, None)
+            elif edit == "reverse":
+                arguments = dict(reversed(list(arguments.items())))
+            elif edit == "rest-list":
+                arguments["rest"] = [10, 11]
+            elif edit == "rest-range":
+                arguments["rest"] = range(3)
+            elif edit == "rest-empty":
+                arguments["rest"] = ()
+            elif edit == "more-items":
+                arguments["more"] = types.MappingProxyType({"y": 1, "z": 2})
+            elif edit == "more-empty":
+                arguments["more"] = {}
+            else:
+                arguments[name + "_unknown"] = name
+        mine = inspect.BoundArguments(sig, dict(arguments))
+        theirs = inspect.BoundArguments(sig, dict(arguments))
+        core = _inspect._core
+        with patched() if patch else contextlib.nullcontext():
+            got = (outcome(lambda: mine.args if patch else core.bound_args(mine)),
+                   outcome(lambda: mine.kwargs if patch else core.bound_kwargs(mine)),
+                   outcome(lambda: mine.apply_defaults() if patch else core.apply_defaults(mine)))
+        expected = (outcome(lambda: INSPECT_ARGS(theirs)), outcome(lambda: INSPECT_KWARGS(theirs)),
+                    outcome(lambda: INSPECT_APPLY_DEFAULTS(theirs)))
+        assert got == expected
+        assert list(mine.arguments.items()) == list(theirs.arguments.items())

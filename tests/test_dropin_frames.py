@@ -1,16 +1,20 @@
 """With patch_inspect() and the compiled core, the patched entry points add
-no Python-level frame of posonly's: a line tracer (sys.settrace), a profiler
-(sys.setprofile) and, from 3.12, sys.monitoring see no event in posonly's
-files, and a failed bind's traceback holds no frame of posonly's.  The pure
+no Python-level frame of posonly's, with options or without, for what they
+serve and for what they hand to inspect's own code: a line tracer
+(sys.settrace), a profiler (sys.setprofile) and, from 3.12, sys.monitoring
+see no event in posonly's files, and a failed bind's traceback holds no
+frame of posonly's.  The pure
 core's entry points are Python functions: the same probes run over it find
 its frames, which shows that they would find the compiled core's if it had
 any.  Introspection of the patched objects is inspect's (see also
 test_patch_hygiene)."""
 
+import functools
 import inspect
 import os
 import sys
 import traceback
+from typing import Optional
 from unittest import mock
 
 import pytest
@@ -30,9 +34,54 @@ def f(a, b, /, c, d=4, *args, e, g=7, **kwargs):
     return a
 
 
+def annotated(a: "int", b: list, *, c: "Optional[int]" = None) -> "str":
+    return str(a)
+
+
+class Plain:
+    def __init__(self, x, y=2):
+        pass
+
+    def method(self, z):
+        pass
+
+
+@functools.wraps(f)
+def decorated(*args, **kwargs):
+    return f(*args, **kwargs)
+
+
+OPTIONS = []
+if sys.version_info >= (3, 10):  # inspect.signature's options came with 3.10
+    OPTIONS += [{"eval_str": True}, {"eval_str": True, "globals": {"Optional": Optional}},
+                {"eval_str": False, "locals": {}}]
+if sys.version_info >= (3, 14):
+    OPTIONS += [{"annotation_format": 1}, {"annotation_format": 3}, {"annotation_format": 4}]
+
+
 def exercise():
-    """Every patched entry point, called as clients call them, including
-    failed binds (caught)."""
+    """Every patched entry point, called as clients call them: with and
+    without options, for what posonly serves and what it hands to inspect's
+    own code, including failed binds and failed evaluations (caught)."""
+    for options in OPTIONS:
+        inspect.signature(annotated, **options)
+        inspect.Signature.from_callable(annotated, **options)
+    for obj in (Plain, Plain(1).method, functools.partial(f, 1), decorated, len, Plain.method):
+        inspect.signature(obj)
+        inspect.Signature.from_callable(obj, follow_wrapped=False)
+    for func in (f, annotated, decorated, Plain(1).method):
+        inspect.getfullargspec(func)
+    inspect.getcallargs(f, 1, 2, 3, e=5)
+    inspect.getcallargs(Plain(1).method, 3)
+    failing = [lambda: inspect.signature(f, no_such_option=1), lambda: inspect.getfullargspec(1),
+               lambda: inspect.getcallargs(f, 1)]
+    if OPTIONS:  # a string annotation that does not resolve
+        failing.append(lambda: inspect.signature(annotated, eval_str=True, globals={}))
+    for call in failing:
+        try:
+            call()
+        except (TypeError, NameError):
+            pass
     sig = inspect.signature(f)
     inspect.Signature.from_callable(f)
     ba = sig.bind(1, 2, 3, 5, 6, e=5, z=1)
@@ -142,10 +191,10 @@ def test_patched_paths_add_no_frame_of_ours(impl, probe):
 @pytest.mark.parametrize("probe", sorted(PROBES))
 def test_the_probes_see_the_pure_cores_frames(probe):
     """The control: the same probe finds the pure core's Python frames."""
-    from posonly import _dropin_py, _inspect
+    from posonly import _dropin, _inspect
 
     saved = _inspect._core
-    _inspect._use_core(_dropin_py)
+    _inspect._use_core(_dropin)
     try:
         with patched():
             assert PROBES[probe]() != []
@@ -160,10 +209,10 @@ def test_a_failed_binds_traceback_has_no_frame_of_ours(impl):
 
 
 def test_the_pure_cores_failed_bind_shows_its_frame():
-    from posonly import _dropin_py, _inspect
+    from posonly import _dropin, _inspect
 
     saved = _inspect._core
-    _inspect._use_core(_dropin_py)
+    _inspect._use_core(_dropin)
     try:
         with patched():
             assert failed_bind_frames() != []
@@ -193,7 +242,8 @@ def introspected():
     out = {}
     for owner, name in ((inspect, "signature"), (inspect.Signature, "bind"),
                         (inspect.Signature, "bind_partial"), (inspect.Signature, "from_callable"),
-                        (inspect.BoundArguments, "apply_defaults")):
+                        (inspect.BoundArguments, "apply_defaults"), (inspect, "getfullargspec"),
+                        (inspect, "getcallargs")):
         member = getattr(owner, name)
         out[name] = (str(inspect.signature(member)), member.__name__, member.__qualname__,
                      member.__module__, member.__doc__, inspect.isfunction(member),
@@ -205,6 +255,10 @@ def introspected():
     spec = mock.create_autospec(inspect.Signature, instance=True)
     out["autospec"] = [_outcome(lambda: spec.bind(1)), _outcome(lambda: spec.bind_partial()),
                        _outcome(lambda: spec.from_callable())]
+    for name in ("getfullargspec", "getcallargs"):
+        specced = mock.create_autospec(getattr(inspect, name))
+        out["autospec " + name] = [_outcome(lambda: specced(f)), _outcome(lambda: specced()),
+                                   _outcome(lambda: specced(f, x=1))]
     return out
 
 

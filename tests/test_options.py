@@ -14,6 +14,7 @@ Each test runs over both cores.  Nothing here knows what inspect answers.
 """
 
 import contextlib
+import functools
 import inspect
 import sys
 import textwrap
@@ -66,9 +67,9 @@ def core(impl):
 
         _inspect._core = _bind
     else:
-        from posonly import _dropin_py
+        from posonly import _dropin
 
-        _inspect._core = _dropin_py
+        _inspect._core = _dropin
     try:
         yield
     finally:
@@ -267,6 +268,56 @@ def test_getfullargspec_and_getcallargs_are_inspects(impl, source, calls, method
             with patched():
                 mine = outcome(lambda: inspect.getcallargs(func, *args, **kwargs))
             assert_same(mine, expected)
+
+
+@given(source=functions(), opts=options(), follow_wrapped=st.sampled_from([True, False, 0, None]),
+       method=st.booleans())
+def test_a_decorated_function_is_inspects(impl, source, opts, follow_wrapped, method):
+    """A function with ``__wrapped__`` (what ``functools.wraps`` leaves):
+    ``inspect.signature`` unwraps it unless ``follow_wrapped`` is false;
+    ``getfullargspec`` and ``getcallargs`` never do."""
+    func = make(source)
+    func.__wrapped__ = make("def f(q, /, *r, s=1) -> int: pass")
+    target = type("Owner", (), {"f": func})().f if method else func
+    expected = outcome(lambda: INSPECT_SIGNATURE(target, follow_wrapped=follow_wrapped, **opts))
+    expected_from_callable = outcome(lambda: INSPECT_FROM_CALLABLE.__func__(
+        inspect.Signature, target, follow_wrapped=follow_wrapped, **opts))
+    expected_spec = outcome(lambda: INSPECT_GETFULLARGSPEC(target))
+    expected_call = outcome(lambda: INSPECT_GETCALLARGS(target, 1, 2))
+    with core(impl), patched():
+        assert_same(outcome(lambda: inspect.signature(
+            target, follow_wrapped=follow_wrapped, **opts)), expected)
+        assert_same(outcome(lambda: inspect.Signature.from_callable(
+            target, follow_wrapped=follow_wrapped, **opts)), expected_from_callable)
+        assert_same(outcome(lambda: inspect.getfullargspec(target)), expected_spec)
+        assert_same(outcome(lambda: inspect.getcallargs(target, 1, 2)), expected_call)
+
+
+def test_a_decorated_function_is_served_where_inspect_does_not_unwrap(impl):
+    """``getfullargspec`` and ``follow_wrapped=False`` read the function
+    itself: the core serves them; ``inspect.signature`` unwraps: inspect's
+    own code answers."""
+    def f(a, b=2, *, c):
+        pass
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        return f(*args, **kwargs)
+
+    heard = []
+    with core(impl), patched():
+        _options.set_observer(lambda entry, reason: heard.append((entry, reason)))
+        try:
+            inspect.getfullargspec(decorated)
+            inspect.getcallargs(decorated, 1)
+            inspect.signature(decorated, follow_wrapped=False)
+            inspect.Signature.from_callable(decorated, follow_wrapped=False)
+            inspect.signature(decorated)
+        finally:
+            _options.set_observer(None)
+    assert heard == [("inspect.getfullargspec", None), ("inspect.getcallargs", None),
+                     ("inspect.signature", None), ("Signature.from_callable", None),
+                     ("inspect.signature", "wrapped")]
 
 
 @pytest.mark.parametrize("target", [len, dict, lambda: None, print, str.join])

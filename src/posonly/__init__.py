@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Concatenate, ParamSpec
 
-    from ._wrap_py import wrap as wrap
+    from ._wrapper import wrap as wrap
 
     _P = ParamSpec("_P")
     _P2 = ParamSpec("_P2")
@@ -118,12 +118,15 @@ else:
     Binder = _impl.Binder
     Wrapper = _impl.Wrapper
     wrap = _impl.wrap
-    # Layout's methods on a call's values: the implementation's own.
+    # Layout's methods on a call's values: the implementation's own.  Put
+    # here, once: Layout's module (_layout) is imported by the compiled
+    # module, so it cannot import the compiled methods without a cycle.
     for _name, _method in _impl.layout_methods.items():
         setattr(Layout, _name, _method)
     del _name, _method
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _impl.compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
+_binder_of_function: Callable[[Any], Any] = _impl.binder_of_function
 
 
 if not TYPE_CHECKING:
@@ -151,4 +154,4 @@ def binder(target: Union[Callable[..., Any], Layout], *, follow_wrapped: bool = 
     that is neither callable nor a layout, and whatever
     :func:`inspect.signature` raises for a callable without a signature.
     """
-    return make_binder(Binder, target, follow_wrapped)
+    return make_binder(Binder, _binder_of_function, target, follow_wrapped)

@@ -2,18 +2,25 @@
 """The compiled binder: the twin of ``_bind_py``, bound in C.
 
 One extension module, in one file per concern (calls between the parts stay
-C calls):
+C calls), each with its pure twin of the same stem (``_bind_py`` imports
+their names as this module includes them):
 
 - ``_binder.h``: the C hot path of a binder and the type patches Cython
   cannot express;
-- ``_binder.pxi``: the ``Binder`` type, its general path and entry points;
-- ``_dropin.pxi`` and ``_dropin.h``: the drop-in for ``inspect``, the
-  twin of ``_dropin_py`` (``bind_signature``, ``bound_args``,
-  ``bound_kwargs``, ``apply_defaults``, ``function_signature``);
+- ``_binder.pxi``: the ``Binder`` type, its general path and entry points
+  (twin: ``_binder.py``);
+- ``_dropin.pxi`` and ``_dropin.h``: the drop-in for ``inspect``
+  (``bind_signature``, ``bound_args``, ``bound_kwargs``, ``apply_defaults``,
+  ``function_signature``; twin: ``_dropin.py``, with ``_dropin_generic``,
+  ``_dropin_plans``, ``_dropin_cache`` and ``_dropin_signature``);
+- ``_create.pxi``: binders of plain functions made straight from the code
+  object (``binder_of_function``), and what making a wrapper shares (twin:
+  ``_create.py``);
 - ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
-  type in Cython, its calls in C);
+  type in Cython, its calls in C; twin: ``_wrapper.py``);
 - ``_values.pxi``: ``Layout``'s methods on a call's values (``arguments``,
-  ``values``, ``replace``, ``key``, ``instance``), compiled.
+  ``values``, ``replace``, ``key``, ``instance``), compiled (twin:
+  ``_values.py``).
 
 Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
 array and the keyword names straight to ``posonly_binder_vectorcall`` (C, in
@@ -37,10 +44,10 @@ from types import FunctionType, GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
 from posonly._common import (
-    FUNCTION_BINDERS, NO_DEFAULT, CallAttribute, Plan, binder_arguments,
-    descriptor_refused, make_binder, wrapper_arguments,
+    NO_DEFAULT, CallAttribute, Plan, binder_arguments, descriptor_refused, make_binder,
+    wrapper_arguments,
 )
-from posonly._layout import MISSING, WRAPPER_TYPES, ClassSignature, Layout
+from posonly._layout import MISSING, QUALIFIED_NAMES, WRAPPER_TYPES, ClassSignature, Layout
 
 cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc
@@ -88,6 +95,7 @@ cdef extern from "_wrapper.h":
 # each store into a new tuple is "incref this pointer, store this pointer".
 cdef extern from "Python.h":
     object PyVectorcall_Call(object callable, object args, object kwargs)
+    object PyObject_Vectorcall(object callable, PyObject **args, size_t nargsf, PyObject *kwnames)
     void Py_INCREF(PyObject *o)
     void Py_DECREF(PyObject *o)
     PyObject *PyTuple_GET_ITEM(PyObject *t, Py_ssize_t i)
@@ -120,11 +128,17 @@ cdef extern from "Python.h":
     bint PyObject_TypeCheck(object o, PyTypeObject *tp)
 
 __all__ = [
-    "Binder", "Wrapper", "apply_defaults", "bind_signature", "bound_args", "bound_kwargs",
-    "function_signature", "wrap",
+    "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder_of_function",
+    "bound_args", "bound_kwargs", "cache_info", "clear_cache", "function_signature",
+    "get_observer", "set_maxsize", "set_observer", "wrap",
 ]
 
 cdef object _FROM_FUNCTION = object()  # Binder's argument when _binder_of_function makes one
+# inspect's code flags, as C ints for the parts that read a code object's
+# co_flags in C (_create.pxi, _dropin.pxi): read from inspect, once.
+cdef int _CO_VARARGS = _inspect_module.CO_VARARGS
+cdef int _CO_VARKEYWORDS = _inspect_module.CO_VARKEYWORDS
+cdef int _CO_COROUTINE = _inspect_module.CO_COROUTINE
 cdef PyObject *_NO_DEFAULT = <PyObject *>NO_DEFAULT
 cdef PyObject *_MISSING = <PyObject *>MISSING
 

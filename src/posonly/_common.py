@@ -10,14 +10,12 @@ from __future__ import annotations
 import functools
 import sys
 import types
-from inspect import CO_VARARGS, CO_VARKEYWORDS
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from ._layout import (
     MISSING,
     Call,
     Layout,
-    _name_of_function,
     _placeholder,
     advertises,
     is_plain_function,
@@ -302,21 +300,6 @@ def parameter_list(layout: Layout) -> str:
     return ", ".join(params)
 
 
-if sys.version_info >= (3, 12) and hasattr(types.CodeType, "_varname_from_oparg"):
-
-    def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
-        """The first ``n`` names of ``code``'s locals (its parameters come
-        first).  Read one by one: from 3.12 on, ``co_varnames`` makes a
-        tuple of every local that the code object then keeps."""
-        return tuple(map(code._varname_from_oparg, range(n)))  # type: ignore[attr-defined]
-
-else:
-
-    def parameter_names(code: types.CodeType, n: int) -> Tuple[str, ...]:
-        """The first ``n`` names of ``code``'s locals (its parameters come first)."""
-        return code.co_varnames[:n]
-
-
 class CallAttribute:
     """``wrapper.__call__`` of a compiled wrapper: the wrapper itself, which
     carries its signature, as a function's ``__call__`` is a method with
@@ -366,31 +349,33 @@ def descriptor_refused(func: Any) -> TypeError:
 
 
 BinderT = TypeVar("BinderT")
-_NAMED_BY_CALLEE = sys.implementation.name != "cpython"
-
-FUNCTION_BINDERS: Dict[Any, Callable[[types.FunctionType], Any]] = {}
-"""Per ``Binder`` class, its maker of binders of plain functions, straight
-from the code object (``None`` where the function is not plain)."""
+NAMED_BY_CALLEE = sys.implementation.name != "cpython"
+"""Whether the interpreter names the callee by the function itself in some
+call errors (PyPy: by its ``__module__`` and ``__qualname__``), so that a
+binder must carry the function it binds for."""
 _FunctionType = types.FunctionType
 
 
 def make_binder(
     binder_class: Callable[..., BinderT],
+    of_function: Callable[[types.FunctionType], Optional[BinderT]],
     target: Union[Callable[..., Any], Layout],
     follow_wrapped: bool = True,
 ) -> BinderT:
-    """``posonly.binder`` for one implementation's ``Binder`` class."""
+    """``posonly.binder`` for one implementation: its ``Binder`` class, and
+    its maker of binders of plain functions straight from the code object
+    (``binder_of_function``, which answers ``None`` for a function that is
+    not plain)."""
     if type(target) is _FunctionType:
         # A plain function: made from its code object, with no Layout built.
-        made = FUNCTION_BINDERS.get(binder_class)
-        binder = made(target) if made is not None else None
+        binder = of_function(target)
         if binder is not None:
-            return binder  # type: ignore[no-any-return]
+            return binder
     if isinstance(target, Layout):
         return binder_class(target)
     if is_plain_function(target) and not advertises(target):
         layout = Layout._from_function(target)
-        if _NAMED_BY_CALLEE:  # the function names PyPy's messages
+        if NAMED_BY_CALLEE:  # the function names PyPy's messages
             call = Call(layout)
             call.callee = target
             return binder_class(layout, call)
@@ -398,45 +383,6 @@ def make_binder(
     if not callable(target) and not isinstance(target, (classmethod, staticmethod)):
         raise TypeError(f"binder() needs a callable or a Layout, not {type(target).__name__}")
     call = resolve(target, follow_wrapped)
-    if _NAMED_BY_CALLEE and isinstance(target, (types.FunctionType, types.MethodType)):
+    if NAMED_BY_CALLEE and isinstance(target, (types.FunctionType, types.MethodType)):
         call.callee = target
     return binder_class(call.layout, call)
-
-
-# -- plain functions, made from their code objects ---------------------------
-
-CO_VARARGS_OR_VARKEYWORDS = CO_VARARGS | CO_VARKEYWORDS
-
-
-def plain_function(func: Any) -> Optional[Tuple[types.CodeType, str, Optional[Tuple[Any, ...]]]]:
-    """``(code, name, defaults)`` of a plain function, one whose parameters
-    the pure twin makes a binder or wrapper of straight from its code object
-    (the name is what the interpreter's errors call it); ``None`` for
-    anything else, which goes the general way: not a function, a ``__dict__``
-    holding ``__wrapped__`` or ``__signature__`` (another signature
-    advertised), or defaults or a name the general way copies or refuses."""
-    if type(func) is not _FunctionType or _NAMED_BY_CALLEE:
-        # (On PyPy the function itself names some messages: the general way.)
-        return None
-    code = func.__code__
-    if type(code) is not types.CodeType or advertises(func):  # PyPy's builtins; another signature
-        return None
-    defaults = func.__defaults__
-    name = _name_of_function(func)
-    if (
-        defaults is not None and (type(defaults) is not tuple or len(defaults) > code.co_argcount)
-    ) or type(name) is not str:
-        return None
-    return code, name, defaults
-
-
-def placeholder_layout(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> Layout:
-    """A layout of one shape (a code object's counts and ``*args``/``**kwargs``
-    flags) with parameters named ``_0``, ``_1``, ..., for template functions."""
-    n = argcount + n_kwonly
-    names = [f"_{i}" for i in range(n + bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS))]
-    return Layout(
-        "f", names[:n_posonly], names[n_posonly:argcount],
-        names[n] if flags & CO_VARARGS else None, names[argcount:n],
-        names[-1] if flags & CO_VARKEYWORDS else None,
-    )

@@ -32,12 +32,10 @@ cdef extern from "Python.h":
 
 import threading
 
-cdef int _CO_VARARGS = 0x04
-cdef int _CO_VARKEYWORDS = 0x08
-cdef int _CO_COROUTINE = 0x80
-# What the interpreter calls a function in its call errors: __qualname__
-# from 3.10 on, the code object's co_name before (Layout.from_callable's rule).
-cdef bint _QUALIFIED_NAMES = sys.version_info >= (3, 10)
+# What the interpreter calls a function in its call errors (_layout's
+# QUALIFIED_NAMES: __qualname__ from 3.10 on, the code object's co_name
+# before), as a C flag for the creation path.
+cdef bint _QUALIFIED_NAMES = QUALIFIED_NAMES
 cdef object _completing = threading.Lock()  # one thread builds what a binder left for later
 cdef str _WRAPPED = "__wrapped__"
 cdef str _SIGNATURE = "__signature__"
@@ -47,7 +45,9 @@ cdef dict _no_defaults = {}  # n -> (NO_DEFAULT,) * n, shared by binders without
 cdef inline PyObject *_plain_code(object func) except? NULL:
     """``func``'s code object when ``func`` is a plain Python function, one
     whose ``__dict__`` holds neither ``__wrapped__`` nor ``__signature__``
-    (which would make it advertise another signature); else NULL."""
+    (which would make it advertise another signature); else NULL.  The C
+    copy of ``_layout.is_plain_function`` and ``advertises`` for the
+    creation path, where a Python call would cost more than the rest."""
     if Py_TYPE(func) != &PyFunction_Type:
         return NULL
     cdef PyFunctionObject *f = <PyFunctionObject *>func
@@ -232,5 +232,3 @@ cdef bint _is_coroutine_function(func) except -1:
         return (<PyCodeObject *>code).co_flags & _CO_COROUTINE != 0
     return _inspect_module.iscoroutinefunction(func)
 
-
-FUNCTION_BINDERS[Binder] = binder_of_function

@@ -23,7 +23,7 @@ def defaults_source(func: Any) -> Optional[types.FunctionType]:
     function, the function a ``functools.wraps`` chain ends at; ``None``
     where the values' defaults are those of a ``__signature__`` or of a
     builtin's text signature, which do not change."""
-    if type(func) is types.FunctionType and _is_plain_function(func) and not advertises(func):
+    if _is_plain_function(func) and not advertises(func):
         return func
     if (
         type(func) is types.MethodType

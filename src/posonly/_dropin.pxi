@@ -1,15 +1,18 @@
 # The drop-in for inspect, compiled (included by _bind.pyx): the twin of
-# _dropin_py, function for function.  Each function does what one piece of
-# inspect does, step for step in the same order, reading the parameters'
-# slots in C; whatever it cannot read as inspect would (a Signature subclass
-# overriding _bind or parameters, a Parameter subclass) goes to inspect's
-# own code.  The entry points patch_inspect() installs are InspectMethods
-# (at the end): C callables whose cores answer from the caller's argument
-# array, with no Python frame (see _inspect's docstring for the design).
+# _dropin.py and the modules it draws on (_dropin_generic.py, _dropin_plans.py,
+# _dropin_cache.py, _dropin_signature.py), function for function.  Each
+# function does what one piece of inspect does, step for step in the same
+# order, reading the parameters' slots in C; whatever it cannot read as
+# inspect would (a Signature subclass overriding _bind or parameters, a
+# Parameter subclass) goes to inspect's own code.  The entry points
+# patch_inspect() installs are InspectMethods (at the end): C callables whose
+# cores answer from the caller's argument array, with no Python frame (see
+# _inspect's docstring for the design).
 
 from posonly._dropin_common import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
-    POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+    INSPECT_FROM_CALLABLE, POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
+    UNWRAPPED_SIGNATURE_ATTRIBUTES,
 )
 
 cdef extern from "_dropin.h":
@@ -34,6 +37,7 @@ cdef extern from "_dropin.h":
                                         PyObject *kwnames)
     int posonly_set_observer(object observer) except -1
     object posonly_get_observer()
+    PyObject *posonly_observer
 
 cdef extern from "Python.h":
     PyTypeObject PyFunction_Type
@@ -46,6 +50,8 @@ cdef extern from "Python.h":
     int PySet_Contains(PyObject *s, PyObject *key) except -1
     int PyObject_SetItem(PyObject *o, PyObject *key, PyObject *v) except -1
     int PyList_Append(PyObject *l, PyObject *item) except -1
+    list PyList_New(Py_ssize_t n)
+    void PyList_SET_ITEM(PyObject *l, Py_ssize_t i, PyObject *o)
     object PyList_AsTuple(object l)
     bint PyDict_Check(PyObject *o)
     Py_ssize_t Py_REFCNT(PyObject *o)
@@ -65,6 +71,8 @@ cdef bint _KWONLY_MISSING_MESSAGE = DIALECT.kwonly_missing_message
 cdef bint _POSONLY_MISSING_IN_HANDLER = DIALECT.posonly_missing_in_handler
 cdef int _POSONLY_KEYWORD = DIALECT.posonly_keyword
 cdef object _SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES
+cdef object _UNWRAPPED_SIGNATURE_ATTRIBUTES = UNWRAPPED_SIGNATURE_ATTRIBUTES
+cdef object _INSPECT_FROM_CALLABLE = INSPECT_FROM_CALLABLE
 cdef tuple _FUNCTION_TYPE_ATTRIBUTES = FUNCTION_TYPE_SIGNATURE_ATTRIBUTES
 cdef str _RETURN = "return"
 cdef tuple _EMPTY_TUPLE = ()
@@ -233,8 +241,8 @@ cdef enum:
 # A signature bound again and again gets a *plan*: its parameters' names,
 # kinds and whether each must be given, read once into an array, so that a
 # bind walks the array instead of the parameters (see _inspect's docstring
-# for what is kept, and _dropin_py for the pure twin's plans).  One bind in
-# _SAMPLE of a signature without a plan makes one (where the pure core
+# for what is kept, and _dropin_plans.py for the pure twin's plans).  One
+# bind in _SAMPLE of a signature without a plan makes one (where the pure core
 # notes the signature first: here making the plan costs what noting does).
 # The plan is the callback of a weak reference to the dict under the
 # signature's mappingproxy, made only while that dict is owned by the proxy
@@ -605,31 +613,76 @@ def bound_args(bound):
     return _INSPECT_ARGS(bound) if type(args) is str else args
 
 
+cdef inline PyObject *_argument(PyObject *arguments, Py_ssize_t *walk, PyObject *name) except? NULL:
+    """``arguments[name]`` (borrowed), or NULL where it is not there.  A
+    bind fills the arguments in the parameters' order, so the entry after
+    the last one found (``walk``) is tried first, by identity; a lookup
+    answers otherwise."""
+    cdef Py_ssize_t pos = walk[0]
+    cdef PyObject *key
+    cdef PyObject *value
+    if PyDict_Next(arguments, &pos, &key, &value) and key == name:
+        walk[0] = pos
+        return value
+    return PyDict_GetItemWithError(arguments, name)
+
+
 cdef object _args_core(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
         return _R_BOUND_ARGUMENTS
     cdef PyObject *arguments = _slot(<PyObject *>bound, _BOUND_ARGUMENTS)
-    cdef Py_ssize_t pos = 0
+    cdef Py_ssize_t pos = 0, walk = 0, n = 0, i
     cdef PyObject *key
     cdef PyObject *value
     cdef PyObject *given
     cdef _param param
-    held = (<object>params, <object>arguments)
-    cdef list args = []
-    while PyDict_Next(params, &pos, &key, &value):
-        if not _read_parameter(value, &param):
-            return _R_PARAMETER_CLASS
-        if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
-            break
-        given = PyDict_GetItemWithError(arguments, param.name)
-        if given == NULL:
-            break
-        if param.kind == VAR_POSITIONAL:
-            args.extend(<object>given)
-        else:
-            PyList_Append(<PyObject *>args, given)
-    return PyList_AsTuple(args)
+    # The values, owned, until the tuple takes them: no list on the way
+    # unless there are more than fit or a *args to extend by.
+    cdef PyObject *found[_ON_STACK]
+    cdef list args = None
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
+    try:
+        while PyDict_Next(params, &pos, &key, &value):
+            if not _read_parameter(value, &param):
+                return _R_PARAMETER_CLASS
+            if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
+                break
+            given = _argument(arguments, &walk, param.name)
+            if given == NULL:
+                break
+            if args is None:
+                if param.kind != VAR_POSITIONAL and n < _ON_STACK:
+                    Py_INCREF(given)
+                    found[n] = given
+                    n += 1
+                    continue
+                if (param.kind == VAR_POSITIONAL and PyTuple_CheckExact(given)
+                        and n + PyTuple_GET_SIZE(given) <= _ON_STACK):
+                    for i in range(PyTuple_GET_SIZE(given)):
+                        found[n] = PyTuple_GET_ITEM(given, i)
+                        Py_INCREF(found[n])
+                        n += 1
+                    continue
+                args = PyList_New(n)
+                for i in range(n):
+                    PyList_SET_ITEM(<PyObject *>args, i, found[i])  # steals
+                n = 0
+            if param.kind == VAR_POSITIONAL:
+                args.extend(<object>given)
+            else:
+                PyList_Append(<PyObject *>args, given)
+        if args is not None:
+            return PyList_AsTuple(args)
+        result = PyTuple_New(n)
+        for i in range(n):
+            PyTuple_SET_ITEM(<PyObject *>result, i, found[i])  # steals
+        n = 0
+        return result
+    finally:
+        for i in range(n):
+            Py_DECREF(found[i])
 
 
 def bound_kwargs(bound):
@@ -649,7 +702,9 @@ cdef object _kwargs_core(object bound):
     cdef PyObject *given
     cdef _param param
     cdef bint started = False
-    held = (<object>params, <object>arguments)
+    cdef Py_ssize_t walk = 0
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
     cdef dict kwargs = {}
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
@@ -658,13 +713,16 @@ cdef object _kwargs_core(object bound):
             if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
                 started = True
             else:
-                if not PyDict_Contains(arguments, param.name):
+                if _argument(arguments, &walk, param.name) == NULL:
                     started = True
                 continue
-        given = PyDict_GetItemWithError(arguments, param.name)
+        given = _argument(arguments, &walk, param.name)
         if given != NULL:
             if param.kind == VAR_KEYWORD:
-                kwargs.update(<object>given)
+                if PyDict_GET_SIZE(<PyObject *>kwargs) == 0 and PyDict_CheckExact(given):
+                    kwargs = PyDict_Copy(given)  # what update() makes of it
+                else:
+                    kwargs.update(<object>given)
             else:
                 PyDict_SetItem(<PyObject *>kwargs, param.name, given)
     return kwargs
@@ -686,12 +744,14 @@ cdef object _apply_defaults_core(object bound):
     cdef PyObject *value
     cdef PyObject *given
     cdef _param param
-    held = (<object>params, <object>arguments)
+    held_params = <object>params  # alive while their items are read
+    held_arguments = <object>arguments
     cdef dict new_arguments = {}
+    cdef Py_ssize_t walk = 0
     while PyDict_Next(params, &pos, &key, &value):
         if not _read_parameter(value, &param):
             return _R_PARAMETER_CLASS
-        given = PyDict_GetItemWithError(arguments, param.name)
+        given = _argument(arguments, &walk, param.name)
         if given != NULL:
             PyDict_SetItem(<PyObject *>new_arguments, param.name, given)
         elif param.default != <PyObject *>_empty:
@@ -701,7 +761,11 @@ cdef object _apply_defaults_core(object bound):
         elif param.kind == VAR_KEYWORD:
             empty = {}
             PyDict_SetItem(<PyObject *>new_arguments, param.name, <PyObject *>empty)
-    bound.arguments = new_arguments
+    # inspect's ``self.arguments = new_arguments``, into the slot (the type is
+    # inspect's own: nothing else happens on that assignment).
+    Py_INCREF(<PyObject *>new_arguments)
+    (<PyObject **>(<char *><PyObject *>bound + _BOUND_ARGUMENTS))[0] = <PyObject *>new_arguments
+    Py_DECREF(arguments)
     return None
 
 
@@ -742,10 +806,12 @@ cdef object _new_parameter(PyObject *name, int kind, PyObject *default, PyObject
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def function_signature(cls, func):
-    """``cls.from_callable(func)`` for a plain Python function whose
-    signature is what its code, defaults and annotations say; ``None`` for
-    anything else, and for ``cls`` other than a plain ``Signature`` class.
+def function_signature(cls, func, follow_wrapped=True):
+    """``cls.from_callable(func, follow_wrapped=follow_wrapped)`` for a plain
+    Python function whose signature is what its code, defaults and
+    annotations say (``__wrapped__`` aside where ``follow_wrapped`` is
+    ``False``); ``None`` for anything else, and for ``cls`` other than a
+    plain ``Signature`` class.
 
     The parameters are made as ``inspect._signature_from_function`` makes
     them, without ``Parameter()``'s checks: a code object's names are
@@ -753,9 +819,10 @@ def function_signature(cls, func):
     if Py_TYPE(func) != &PyFunction_Type:
         return None
     cdef PyObject *attributes = posonly_function_dict(<PyObject *>func)
-    if (attributes != NULL and PyDict_GET_SIZE(attributes)
-            and not _SIGNATURE_ATTRIBUTES.isdisjoint(<object>attributes)):
-        return None
+    if attributes != NULL and PyDict_GET_SIZE(attributes):
+        refused = _UNWRAPPED_SIGNATURE_ATTRIBUTES if follow_wrapped is False else _SIGNATURE_ATTRIBUTES
+        if not refused.isdisjoint(<object>attributes):
+            return None
     for attribute in _FUNCTION_TYPE_ATTRIBUTES:  # none on CPython
         if getattr(func, attribute, None):
             return None
@@ -766,8 +833,8 @@ def function_signature(cls, func):
     cdef Py_ssize_t posonly_count = posonly_code_posonlyargcount(<PyObject *>code)
     cdef Py_ssize_t kwonly_count = posonly_code_kwonlyargcount(<PyObject *>code)
     cdef int flags = posonly_code_flags(<PyObject *>code)
-    cdef bint has_varargs = (flags & 0x04) != 0  # CO_VARARGS
-    cdef bint has_varkw = (flags & 0x08) != 0  # CO_VARKEYWORDS
+    cdef bint has_varargs = (flags & _CO_VARARGS) != 0
+    cdef bint has_varkw = (flags & _CO_VARKEYWORDS) != 0
     cdef Py_ssize_t total = pos_count + kwonly_count + has_varargs + has_varkw
     names = <object>posonly_code_names(<PyObject *>code)
     cdef PyObject **name_items = tuple_items(<PyObject *>names, 0)
@@ -848,21 +915,6 @@ cdef inline int _add_parameter(object params, PyObject *name, int kind, PyObject
 # ``help`` and ``mock.create_autospec`` answer for it as for inspect's.
 
 cdef object _MethodType = MethodType
-cdef object _fallback_owner = None
-
-
-def use_signature_fallback(owner):
-    """Where the signature entry points find ``_signature_fallback`` (an
-    attribute of ``owner``, ``posonly._inspect``, looked up on each call: it
-    is the one function the options path replaces)."""
-    global _fallback_owner
-    _fallback_owner = owner
-
-
-cdef object _signature_fallback():
-    if _fallback_owner is None:
-        raise SystemError("posonly: no signature fallback registered")
-    return _fallback_owner._signature_fallback
 
 
 cdef dict _kwargs_dict(PyObject **values, PyObject *kwnames):
@@ -1097,11 +1149,12 @@ cdef str _ENTRY_SIGNATURE = "inspect.signature"
 cdef str _ENTRY_FROM_CALLABLE = "Signature.from_callable"
 
 
-cdef object _signature_vector(str entry, object cls, object obj, PyObject **values,
+cdef object _signature_vector(object serve, str entry, object cls, object obj, PyObject **values,
                               PyObject *kwnames):
     """A signature entry point's answer: the signature the core makes for a
     plain function called without options, else the call of
-    ``_signature_fallback(entry, cls, obj, follow_wrapped, options)``."""
+    ``serve(entry, cls, obj, follow_wrapped, options)`` (the options path,
+    ``_options.signature_fallback``)."""
     cdef Py_ssize_t i
     cdef PyObject *name
     follow_wrapped = True
@@ -1117,46 +1170,62 @@ cdef object _signature_vector(str entry, object cls, object obj, PyObject **valu
                 PyDict_SetItem(<PyObject *>options, name, values[i])
     if options is None:
         if Py_TYPE(obj) == &PyFunction_Type:
-            sig = function_signature(cls, obj)
+            sig = function_signature(cls, obj, follow_wrapped)
             if sig is not None:
                 return sig
+        if posonly_observer == NULL:
+            # Nothing to report: inspect's own code, called straight away as
+            # inspect.signature calls it (a Signature is returned as it is).
+            if follow_wrapped is True:
+                return _INSPECT_FROM_CALLABLE(cls, obj)
+            return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped)
         options = {}
-    return [_signature_fallback(), (entry, cls, obj, follow_wrapped, options)]
+    return [serve, (entry, cls, obj, follow_wrapped, options)]
 
 
 cdef object _core_signature(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1:
         return _R_CALL
     # inspect.signature looks its Signature class up when called.
-    return _signature_vector(_ENTRY_SIGNATURE, _inspect_module.Signature, <object>args[0],
-                             args + 1, kwnames)
+    return _signature_vector((<InspectMethod>self)._serve, _ENTRY_SIGNATURE,
+                             _inspect_module.Signature, <object>args[0], args + 1, kwnames)
 
 
 cdef object _core_from_callable(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 2:
         return _R_CALL
-    return _signature_vector(_ENTRY_FROM_CALLABLE, <object>args[0], <object>args[1], args + 2,
-                             kwnames)
+    return _signature_vector((<InspectMethod>self)._serve, _ENTRY_FROM_CALLABLE, <object>args[0],
+                             <object>args[1], args + 2, kwnames)
+
+
+cdef object _core_forward(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+    # The call, as it came, to ``serve`` (``getfullargspec``, ``getcallargs``:
+    # what they return is neither a str, a list nor a TypeError, so it is
+    # returned as it is).
+    return PyObject_Vectorcall((<InspectMethod>self)._serve, args, nargsf, kwnames)
 
 
 @cython.final
 cdef class InspectMethod:
-    """InspectMethod(core, original, qualname, entry)
+    """InspectMethod(core, original, qualname, entry, serve=None)
 
     One of inspect's functions, served by the compiled drop-in: ``core``
     names what serves it (``bind``, ``bind_partial``, ``apply_defaults``,
-    ``args``, ``kwargs``, ``signature``, ``from_callable``), ``original`` is
-    inspect's function (called for what the core does not serve, and whose
-    name, documentation and attributes this one shows), ``entry`` the name
-    reported to the observer (None: not reported)."""
+    ``args``, ``kwargs``, ``signature``, ``from_callable``, or ``forward``:
+    every call handed to ``serve``), ``original`` is inspect's function
+    (called for what the core does not serve, and whose name, documentation
+    and attributes this one shows), ``entry`` the name reported to the
+    observer (None: not reported), ``serve`` what answers the calls the core
+    hands on (the options path: a compiled function, so no Python frame)."""
 
     cdef posonly_method _c  # its vectorcall pointer is read by the interpreter
     cdef object _original
     cdef object _entry
+    cdef object _serve
     cdef dict __dict__
     cdef object __weakref__
 
-    def __cinit__(self, str core not None, original, str qualname not None, entry):
+    def __cinit__(self, str core not None, original, str qualname not None, entry, serve=None):
         if core == "bind":
             self._c.core = <posonly_method_core>_core_bind
         elif core == "bind_partial":
@@ -1171,16 +1240,21 @@ cdef class InspectMethod:
             self._c.core = <posonly_method_core>_core_signature
         elif core == "from_callable":
             self._c.core = <posonly_method_core>_core_from_callable
+        elif core == "forward":
+            self._c.core = <posonly_method_core>_core_forward
         else:
             raise ValueError(f"no drop-in core {core!r}")
         if not callable(original):
             raise TypeError("original must be callable")
+        if (core == "signature" or core == "from_callable" or core == "forward") != callable(serve):
+            raise TypeError(f"serve must be callable for the core {core!r}, else None")
         if entry is not None and type(entry) is not str:
             raise TypeError("entry must be a str or None")
         self._c.vectorcall = <vectorcallfunc>posonly_method_vectorcall
         self._original = original
         self._c.original = <PyObject *>original
         self._entry = entry
+        self._serve = serve
         self._c.entry = NULL if entry is None else <PyObject *>entry
         attributes = getattr(self, "__dict__")
         attributes["__module__"] = getattr(original, "__module__", None)

@@ -1,5 +1,5 @@
 """What the running ``inspect`` does, read once: the record both twins of
-the drop-in (``_dropin_py`` and the compiled ``_dropin.pxi``) bind from.
+the drop-in (``_dropin`` and the compiled ``_dropin.pxi``) bind from.
 
 The drop-in answers as the running ``inspect`` does, not as a version
 number says it should: where ``Signature._bind`` changed between releases
@@ -127,6 +127,9 @@ SIGNATURE_ATTRIBUTES = frozenset(
     ["__wrapped__", "__signature__", "__text_signature__", "_partialmethod",
      "__partialmethod__"]
 )
+UNWRAPPED_SIGNATURE_ATTRIBUTES = SIGNATURE_ATTRIBUTES - {"__wrapped__"}
+"""Those that matter where inspect does not unwrap (``follow_wrapped=False``,
+``getfullargspec``)."""
 FUNCTION_TYPE = types.FunctionType
 FUNCTION_TYPE_SIGNATURE_ATTRIBUTES = tuple(
     sorted(name for name in SIGNATURE_ATTRIBUTES if name in vars(FUNCTION_TYPE))

@@ -8,7 +8,7 @@ own errors.  ``patch_inspect()`` gives every :class:`inspect.Signature` and
 ``unpatch_inspect()`` undoes it.
 
 The work is done by the drop-in's core, compiled (``_dropin.pxi``) or pure
-(``_dropin_py``), chosen by ``_impl``: each core function does what one
+(``_dropin``), chosen by ``_impl``: each core function does what one
 piece of inspect does, step for step, reading the parameters' slots instead
 of their properties, and makes signatures of plain functions without
 re-validating what the compiler guarantees.
@@ -52,8 +52,9 @@ of either core bound, show and drop them.  Where the cores differ:
   less than any lookup would;
 - the pure core notes the signature first, and plans it on the binds after
   (its plan is code made per shape of parameters, with the names as
-  constants: see ``_dropin_py``), keyed by the mapping's id; and, as a
-  signature made afresh for each call would never get a plan, it keeps per
+  constants: see ``_dropin_plans``), keyed by the mapping's id
+  (``_dropin_cache``); and, as a signature made afresh for each call
+  would never get a plan, it keeps per
   code object its parameters' names and the plan of its latest defaults,
   with which such a signature is handed its plan.
 
@@ -65,11 +66,10 @@ function's ``__defaults__``, ``__kwdefaults__`` or ``__code__``).
 from __future__ import annotations
 
 import inspect
-import sys
 import threading
 from typing import Any, Callable, Dict, List, Tuple
 
-from . import _dropin_py as _pure
+from . import _dropin as _pure
 from . import _impl, _options
 from ._dropin_common import FUNCTION_TYPE, INSPECT_FROM_CALLABLE, INSPECT_SIGNATURE, like_inspect
 from ._options import signature_fallback as _signature_fallback
@@ -77,7 +77,7 @@ from ._options import signature_fallback as _signature_fallback
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]
 
 _core: Any = _impl.dropin
-"""The drop-in's core: the compiled module or ``_dropin_py``."""
+"""The drop-in's core: the compiled module or ``_dropin``."""
 
 _INSPECT_FROM_CALLABLE = INSPECT_FROM_CALLABLE
 _INSPECT_SIGNATURE = INSPECT_SIGNATURE
@@ -86,6 +86,8 @@ _INSPECT_BIND_PARTIAL: Callable[..., Any] = inspect.Signature.bind_partial
 _INSPECT_APPLY_DEFAULTS: Callable[..., Any] = inspect.BoundArguments.apply_defaults
 _INSPECT_ARGS: Any = inspect.BoundArguments.args
 _INSPECT_KWARGS: Any = inspect.BoundArguments.kwargs
+_INSPECT_GETFULLARGSPEC: Callable[..., Any] = inspect.getfullargspec
+_INSPECT_GETCALLARGS: Callable[..., Any] = inspect.getcallargs
 
 
 def _report(entry: str, reason: Any) -> None:
@@ -133,7 +135,7 @@ def _pure_bind_partial(self, /, *args, **kwargs):  # type: ignore[no-untyped-def
 
 def _pure_from_callable(cls, /, obj, *, follow_wrapped=True, **options):  # type: ignore[no-untyped-def]
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(cls, obj)
+        sig = _core.function_signature(cls, obj, follow_wrapped)
         if sig is not None:
             if _pure._observer is not None:
                 _pure._observer("Signature.from_callable", None)
@@ -145,7 +147,7 @@ def _pure_inspect_signature(obj, *, follow_wrapped=True, **options):  # type: ig
     # inspect.signature looks its Signature class up when called.
     cls = inspect.Signature
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(cls, obj)
+        sig = _core.function_signature(cls, obj, follow_wrapped)
         if sig is not None:
             if _pure._observer is not None:
                 _pure._observer("inspect.signature", None)
@@ -169,30 +171,50 @@ _pure_inspect_signature.__wrapped__ = _INSPECT_SIGNATURE  # type: ignore[attr-de
 like_inspect(_pure_apply_defaults, _INSPECT_APPLY_DEFAULTS, "BoundArguments.apply_defaults")
 
 
+def _pure_getfullargspec(func, **options):  # type: ignore[no-untyped-def]
+    return _options.getfullargspec(func, **options)
+
+
+def _pure_getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
+    return _options.getcallargs(func, *positional, **named)
+
+
+like_inspect(_pure_getfullargspec, _INSPECT_GETFULLARGSPEC, "getfullargspec")
+_pure_getfullargspec.__wrapped__ = _INSPECT_GETFULLARGSPEC  # type: ignore[attr-defined]
+like_inspect(_pure_getcallargs, _INSPECT_GETCALLARGS, "getcallargs")
+_pure_getcallargs.__wrapped__ = _INSPECT_GETCALLARGS  # type: ignore[attr-defined]
+
+
 def _entry_points(core: Any) -> Dict[str, Any]:
     """The patched entry points served by ``core``, by name: the compiled
     core's InspectMethods, else the Python functions above."""
     make = getattr(core, "InspectMethod", None)
-    if make is not None:
-        core.use_signature_fallback(sys.modules[__name__])
     if make is None:
         return {
             "signature": _pure_inspect_signature, "bind": _pure_bind,
             "bind_partial": _pure_bind_partial, "from_callable": _pure_from_callable,
             "apply_defaults": _pure_apply_defaults,
             "args": core.bound_args, "kwargs": core.bound_kwargs,
+            "getfullargspec": _pure_getfullargspec, "getcallargs": _pure_getcallargs,
         }
+    # What the core hands on is served by _options, compiled beside the core.
+    fallback = _options.signature_fallback
     return {
-        "signature": make("signature", _INSPECT_SIGNATURE, "signature", "inspect.signature"),
+        "signature": make("signature", _INSPECT_SIGNATURE, "signature", "inspect.signature",
+                          fallback),
         "bind": make("bind", _INSPECT_BIND, "Signature.bind", "Signature.bind"),
         "bind_partial": make("bind_partial", _INSPECT_BIND_PARTIAL,
                              "Signature.bind_partial", "Signature.bind_partial"),
         "from_callable": make("from_callable", _INSPECT_FROM_CALLABLE, "Signature.from_callable",
-                              "Signature.from_callable"),
+                              "Signature.from_callable", fallback),
         "apply_defaults": make("apply_defaults", _INSPECT_APPLY_DEFAULTS,
                                "BoundArguments.apply_defaults", "BoundArguments.apply_defaults"),
         "args": make("args", _INSPECT_ARGS.fget, "BoundArguments.args", None),
         "kwargs": make("kwargs", _INSPECT_KWARGS.fget, "BoundArguments.kwargs", None),
+        "getfullargspec": make("forward", _INSPECT_GETFULLARGSPEC, "getfullargspec", None,
+                               _options.getfullargspec),
+        "getcallargs": make("forward", _INSPECT_GETCALLARGS, "getcallargs", None,
+                            _options.getcallargs),
     }
 
 
@@ -250,7 +272,7 @@ def signature(obj: Callable[..., Any], *, follow_wrapped: bool = True, **options
     and raises what it raises.
     """
     if type(obj) is FUNCTION_TYPE and not options:
-        sig = _core.function_signature(Signature, obj)
+        sig = _core.function_signature(Signature, obj, follow_wrapped)
         if sig is not None:
             if _core.get_observer() is not None:
                 _report("posonly.signature", None)
@@ -291,8 +313,8 @@ def _replacements() -> List[Tuple[Any, str, Any]]:
         (bound_arguments, "args", _property_like(entries["args"], _INSPECT_ARGS)),
         (bound_arguments, "kwargs", _property_like(entries["kwargs"], _INSPECT_KWARGS)),
         (bound_arguments, "apply_defaults", entries["apply_defaults"]),
-        (inspect, "getfullargspec", _options.getfullargspec),
-        (inspect, "getcallargs", _options.getcallargs),
+        (inspect, "getfullargspec", entries["getfullargspec"]),
+        (inspect, "getcallargs", entries["getcallargs"]),
     ]
 
 

@@ -29,7 +29,7 @@ from . import _values
 if TYPE_CHECKING:
     from typing_extensions import TypeGuard
 
-__all__ = ["Layout", "MISSING"]
+__all__ = ["Layout", "MISSING", "QUALIFIED_NAMES"]
 
 
 class _MissingType:
@@ -57,11 +57,16 @@ MISSING: Final[_MissingType] = _MissingType()
 """Left by ``Binder.partial`` in the slot of a required parameter not given."""
 
 
+QUALIFIED_NAMES: Final[bool] = sys.version_info >= (3, 10)
+"""Whether the interpreter names a function in its call errors (what it puts
+before "()") by the function's ``__qualname__``, as from 3.10 on; on 3.9 it
+names it by the code object's ``co_name`` (CPython) or the function's
+``__name__`` (PyPy)."""
+
+
 def _name_of_function(func: types.FunctionType) -> str:
-    # What the interpreter puts before "()" in its call errors: the function's
-    # __qualname__ from 3.10 on; on 3.9 the code object's co_name (CPython)
-    # or the function's __name__ (PyPy).
-    if sys.version_info >= (3, 10):
+    """What the interpreter's call errors call ``func`` (``QUALIFIED_NAMES``)."""
+    if QUALIFIED_NAMES:
         return func.__qualname__
     if sys.implementation.name == "pypy":
         return func.__name__
@@ -577,6 +582,10 @@ def advertises(func: types.FunctionType) -> bool:
 
 
 def is_plain_function(obj: Any) -> "TypeGuard[types.FunctionType]":
+    """Whether ``obj`` is a Python function whose parameters its code object
+    says (with :func:`advertises` false: whose signature is its own).  The
+    one test of the pure modules; the compiled one reads the same in C
+    (``_plain_code`` in ``_create.pxi``)."""
     # PyPy's builtins are functions too, with a code object of their own
     # kind that does not know their signature.
     return isinstance(obj, types.FunctionType) and type(obj.__code__) is types.CodeType
@@ -601,7 +610,9 @@ def _placeholder() -> Any:
 
 WRAPPER_TYPES: List[type] = []
 """Wrapper types that are not functions (the compiled one): each says how
-it binds with its ``_posonly_call``."""
+it binds with its ``_posonly_call``.  A registry, filled by the compiled
+module when it is imported: that module imports this one (``Layout``,
+``resolve``), so this one cannot import its ``Wrapper`` without a cycle."""
 
 
 def _target(obj: Any, follow_wrapped: bool) -> Optional[Call]:

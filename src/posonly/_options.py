@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """inspect's options, served fast: signatures made with ``eval_str``,
 ``globals``, ``locals`` and (3.14 and later) ``annotation_format``, and
 ``inspect.getfullargspec`` and ``inspect.getcallargs``.
@@ -38,7 +39,7 @@ import inspect
 import types
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from . import _dropin_py, _impl
+from . import _dropin, _impl
 from ._dropin_common import (
     DIALECT,
     FALLBACK_REASONS,
@@ -46,7 +47,6 @@ from ._dropin_common import (
     INSPECT_FROM_CALLABLE,
     INSPECT_SIGNATURE,
     SIGNATURE_ATTRIBUTES,
-    like_inspect,
 )
 
 __all__ = ["getcallargs", "getfullargspec", "set_observer", "signature_fallback"]
@@ -109,7 +109,7 @@ def set_observer(observer: Optional[Callable[[str, Optional[str]], Any]]) -> Non
     inspect's own code ran.  Both cores and the entry points are told."""
     if observer is not None and not callable(observer):
         raise TypeError(f"the observer must be callable or None, not {type(observer).__name__}")
-    for core in {id(_impl.dropin): _impl.dropin, id(_dropin_py): _dropin_py}.values():
+    for core in {id(_impl.dropin): _impl.dropin, id(_dropin): _dropin}.values():
         core.set_observer(observer)
 
 
@@ -233,8 +233,10 @@ def _with_annotations(sig: Any, annotations: Dict[str, Any]) -> Any:
     return copy
 
 
-def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
-    """``(cls.from_callable(func, **options), None)`` made here for a plain
+def options_signature(cls: Any, func: Any, follow_wrapped: Any,
+                      options: Dict[str, Any]) -> Tuple[Any, Optional[str]]:
+    """``(cls.from_callable(func, follow_wrapped=follow_wrapped, **options),
+    None)`` made here for a plain
     function, or ``(None, reason)`` where inspect's own code must answer.
     Raises what inspect raises evaluating the annotations."""
     eval_str = False
@@ -259,7 +261,7 @@ def options_signature(cls: Any, func: Any, options: Dict[str, Any]) -> Tuple[Any
             annotation_format = value
         else:
             return None, "option"
-    sig = _core.function_signature(cls, func)
+    sig = _core.function_signature(cls, func, follow_wrapped)
     if sig is None:
         return None, None
     if _needs_evaluation(func, eval_str, code, locals_):
@@ -288,7 +290,7 @@ def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
     reason: Optional[str] = None
     if options and type(obj) is FUNCTION_TYPE:
         try:
-            sig, reason = options_signature(cls, obj, options)
+            sig, reason = options_signature(cls, obj, follow_wrapped, options)
         except BaseException:
             # inspect's own error, evaluating the annotations: served so.
             if (observer := _core.get_observer()) is not None:
@@ -322,13 +324,14 @@ def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:
         if type(func) is not _METHOD:
             return None
         # getfullargspec keeps a bound method's first parameter: its
-        # function's signature, as inspect reads it without unwrapping.
+        # function's signature.
         func = func.__func__
         if type(func) is not FUNCTION_TYPE:
             return None
+    # As inspect reads it: without unwrapping.
     if not options:
-        return _core.function_signature(_Signature, func)
-    sig, _ = options_signature(_Signature, func, options)
+        return _core.function_signature(_Signature, func, False)
+    sig, _ = options_signature(_Signature, func, False, options)
     return sig
 
 
@@ -367,7 +370,8 @@ def _spec_of(sig: Any, with_annotations: bool = True) -> Any:
                         annotations)
 
 
-def getfullargspec(func, **options):  # type: ignore[no-untyped-def]
+def getfullargspec(func: Any, **options: Any) -> Any:
+    """``inspect.getfullargspec(func, **options)``, the same answer."""
     if not options or _GETFULLARGSPEC_OPTIONS.issuperset(options):
         try:
             sig = _spec_signature(func, options)
@@ -384,7 +388,8 @@ def getfullargspec(func, **options):  # type: ignore[no-untyped-def]
     return _INSPECT_GETFULLARGSPEC(func, **options)
 
 
-def getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
+def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
+    """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
     sig = None
     kind = type(func)
     if kind is FUNCTION_TYPE or kind is _METHOD:
@@ -446,10 +451,5 @@ def getcallargs(func, /, *positional, **named):  # type: ignore[no-untyped-def]
         inspect._missing_arguments(f_name, kwonlyargs, False, arg2value)  # type: ignore[attr-defined]
     return arg2value
 
-
-like_inspect(getfullargspec, _INSPECT_GETFULLARGSPEC, "getfullargspec")
-getfullargspec.__wrapped__ = _INSPECT_GETFULLARGSPEC  # type: ignore[attr-defined]
-like_inspect(getcallargs, _INSPECT_GETCALLARGS, "getcallargs")
-getcallargs.__wrapped__ = _INSPECT_GETCALLARGS  # type: ignore[attr-defined]
 
 assert set(FALLBACK_REASONS) >= {"option", "signature-subclass"}

@@ -27,7 +27,7 @@ from typing import (
 if TYPE_CHECKING:
     from ._layout import Layout
 
-__all__ = ["PURE_VALUE_METHODS", "arguments", "instance", "key", "replace", "values"]
+__all__ = ["LAYOUT_METHODS", "PURE_VALUE_METHODS", "arguments", "instance", "key", "replace", "values"]
 
 _ABSENT: Any = object()  # values(): not in the mapping given
 
@@ -270,3 +270,7 @@ names, docstrings and signatures."""
 for _name, _method in PURE_VALUE_METHODS.items():
     _method.__qualname__ = "Layout." + _name  # as a method of Layout reads
 del _name, _method
+
+LAYOUT_METHODS: Dict[str, Callable[..., Any]] = dict(PURE_VALUE_METHODS)
+"""Layout's methods on a call's values, as this implementation makes them
+(the pure ones are Layout's own; ``_values.pxi`` has the compiled twins)."""

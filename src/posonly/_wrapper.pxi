@@ -110,7 +110,7 @@ cdef class Wrapper:
     pickles by reference as a function does (a wrapper of a bound method or a
     partial raises ``pickle.PicklingError``).  Each call binds with the
     defaults the function has then, as the interpreter does (see
-    ``posonly._wrap_py`` for the rule both implementations follow).
+    ``posonly._wrapper`` for the rule both implementations follow).
     ``wrapper.layout`` is the :class:`Layout` of the values its handler gets.
     """
 
@@ -145,7 +145,7 @@ cdef class Wrapper:
         if not callable(handler):
             kind = "before" if around is None else "around"
             raise TypeError(f"wrap() {kind}= must be callable, not {type(handler).__name__}")
-        self._binder = make_binder(Binder, func)
+        self._binder = make_binder(Binder, binder_of_function, func)
         self._func = func
         self._handler = handler
         self._proceed = None
@@ -288,7 +288,7 @@ cdef int _prepare(Wrapper self, bint around) except -1:
     call."""
     if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
                                 <PyObject *>self._seen_kwdefaults):
-        binder = make_binder(Binder, self._func)
+        binder = make_binder(Binder, binder_of_function, self._func)
         self._binder = binder
         _read_defaults(self)
     if around and self._proceed is None:

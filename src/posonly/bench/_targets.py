@@ -35,14 +35,14 @@ def tuple_floor() -> Optional[Any]:
 
 
 def pure_binder(f: Any) -> Any:
-    from posonly._bind_py import Binder
+    from posonly._bind_py import Binder, binder_of_function
     from posonly._common import make_binder
 
-    return make_binder(Binder, f)
+    return make_binder(Binder, binder_of_function, f)
 
 
 def pure_wrap(f: Any, **handler: Any) -> Any:
-    from posonly._wrap_py import wrap
+    from posonly._wrapper import wrap
 
     return wrap(f, **handler)
 

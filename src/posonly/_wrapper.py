@@ -85,19 +85,21 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Optional, Tuple, TypeVar, overload
 
 from ._common import (
-    CO_VARARGS_OR_VARKEYWORDS,
     MISSING_VALUE,
     Plan,
     descriptor_refused,
     make_binder,
     parameter_list,
+    wrapper_arguments,
+)
+from ._create import (
+    CO_VARARGS_OR_VARKEYWORDS,
     parameter_names,
     placeholder_layout,
     plain_function,
-    wrapper_arguments,
 )
 from ._defaults import defaults_source
-from ._layout import MISSING, ClassSignature, Layout, _name_of_function, advertises, resolve
+from ._layout import MISSING, QUALIFIED_NAMES, ClassSignature, Layout, _name_of_function, advertises, resolve
 
 __all__ = ["Wrapper", "wrap"]
 
@@ -468,10 +470,11 @@ def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
     """A binder of ``func`` read again, with the defaults objects it read;
     the forwarding wrappers of ``func`` that call this (their code is the
     caller's) get its layout."""
-    from ._bind_py import Binder
+    from ._binder import Binder
+    from ._create import binder_of_function
 
     seen = _seen_defaults(source)
-    binder = make_binder(Binder, func)
+    binder = make_binder(Binder, binder_of_function, func)
     code = sys._getframe(1).f_code
     for referrer in _referrers(code):
         if type(referrer) is types.FunctionType and referrer.__code__ is code and any(
@@ -485,11 +488,12 @@ def _forwarding_wrapper(
     func: Any, before: Callable[[Tuple[Any, ...]], Any]
 ) -> Tuple[types.FunctionType, Layout]:
     """The wrapper and the layout of its values."""
-    from ._bind_py import Binder
+    from ._binder import Binder
+    from ._create import binder_of_function
 
     source = defaults_source(func)
     seen = _seen_defaults(source) if source is not None else None
-    bind = make_binder(Binder, func)
+    bind = make_binder(Binder, binder_of_function, func)
     wrapper: types.FunctionType = (
         _forwarding(func, before, bind) if source is None
         else _forwarding_read(func, before, bind, source, seen, _remade_binder)
@@ -506,8 +510,8 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
     (PyPy 3.9): each is the bound function's, as ``functools.wraps`` would
     set them where ``func`` has them."""
     generated.__qualname__ = layout.name
-    generated.__name__ = layout.name.rpartition(".")[2] if sys.version_info >= (3, 10) else layout.name
-    code_name = layout.name if sys.version_info < (3, 10) else getattr(func, "__name__", None)
+    generated.__name__ = layout.name.rpartition(".")[2] if QUALIFIED_NAMES else layout.name
+    code_name = getattr(func, "__name__", None) if QUALIFIED_NAMES else layout.name
     if not isinstance(code_name, str):
         code_name = generated.__name__
     generated.__code__ = generated.__code__.replace(co_name=code_name)
@@ -861,7 +865,7 @@ def _wrapper_of_function(
         if reads & 2:
             marked[marks[1]] = kwdefaults
         consts = tuple(marked)
-    code_name = name if sys.version_info < (3, 10) else function.__name__
+    code_name = function.__name__ if QUALIFIED_NAMES else name
     state: Dict[str, Any] = {}
     generated = types.FunctionType(
         wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),
@@ -1142,14 +1146,17 @@ else:
         is one, and pickles by reference as a function does.  It holds no
         per-call state.  ``wrapper.layout`` is the :class:`Layout` of the
         values its handler gets.  In the pure-Python implementation a wrapper is a
-        generated function (see ``posonly._wrap_py``), and ``Wrapper`` is the
+        generated function (see ``posonly._wrapper``), and ``Wrapper`` is the
         type ``isinstance`` recognises it by; ``Wrapper(func, before=...)`` is
         ``wrap(func, before=...)``.  For type checkers it is generic in the
         function's parameters and return type: ``Wrapper[P, R]``.
         """
 
+        # Named as the twin of the compiled module, whose class is _bind.Wrapper.
+        __module__ = "posonly._bind_py"
+
         def __init_subclass__(cls, **kwargs: Any) -> None:
-            raise TypeError(f"type '{__name__}.Wrapper' is not an acceptable base type")
+            raise TypeError("type 'posonly._bind_py.Wrapper' is not an acceptable base type")
 
         @classmethod
         def __class_getitem__(cls, item: Any) -> Any:
