@@ -337,7 +337,7 @@ def test_wrapper_layout_names_the_values_a_handler_gets(impl, target, handler):
     layout = wrapper.layout
     assert isinstance(layout, Layout)
     assert layout == Layout.from_callable(func)
-    assert layout == impl.binder(func).layout or target in ("method on an instance", "partial")
+    assert layout == impl.binder(func).layout
     expected = inspect.signature(func).bind(*args, **kwargs)
     expected.apply_defaults()
     _same_arguments(layout, layout.arguments(seen[0]), expected.arguments)
@@ -357,6 +357,67 @@ def test_wrapper_layout_of_a_method_looked_up_on_an_instance(impl):
     assert layout.instance(seen[0]) is shop
     assert layout.key(seen[0], ignore=("self",)) == (5, "", 1)
     assert shop.buy.layout == layout  # through the bound method
+
+
+def _layout_holders(impl):
+    """(what, object with a layout, a call of it, the values it gives)"""
+    account = Account()
+
+    class Shop:
+        buy = impl.wrap(Account.deposit, before=len)
+        spend = impl.wrap(Account.deposit, around=lambda proceed, values: proceed(values))
+
+    shop = Shop()
+    partial = functools.partial(_plain, 1, 2)
+    made = []
+    for what, target, args, kwargs in [
+        ("bound method", account.deposit, (10,), {"fee": 1}),
+        ("function of a method", Account.deposit, (account, 10), {}),
+        ("partial", partial, (3,), {"c": 4}),
+        ("callable instance", Account().deposit.__func__.__get__(account), (7,), {}),
+        ("wrapper looked up on an instance", shop.buy, (5,), {"fee": 1}),
+        ("around wrapper looked up on an instance", shop.spend, (5,), {}),
+    ]:
+        seen = []
+        binder = impl.binder(target)
+        made.append((what + ": binder", binder, binder(*args, **kwargs), target))
+        for handler in ("before", "around"):
+            if handler == "before":
+                wrapper = impl.wrap(target, before=seen.append)
+            else:
+                wrapper = impl.wrap(target, around=lambda proceed, values: seen.append(values) or proceed(values))
+            wrapper(*args, **kwargs)
+            made.append((f"{what}: {handler} wrapper", wrapper, seen[-1], target))
+    # A wrapper used as a method: its handler gets the instance first.
+    seen = []
+    Shop.watch = impl.wrap(Account.deposit, before=seen.append)
+    shop.watch(3)
+    made.append(("wrapper as a method", shop.watch, seen[-1], Account.deposit))
+    made.append(("wrapper as a method, on the class", Shop.watch, seen[-1], Account.deposit))
+    return made
+
+
+def test_a_layout_describes_exactly_the_values_its_object_gives(impl):
+    # One rule for binders and wrappers alike: what a call puts first (a
+    # bound method's self, a partial's arguments) is in neither the values
+    # nor the layout; self a handler gets (a wrapper used as a method) is in both.
+    for what, holder, values, called in _layout_holders(impl):
+        layout = holder.layout
+        assert len(layout.names) == len(values), what
+        arguments = layout.arguments(values)
+        # The parameters of what the call reached, as inspect names them.
+        assert tuple(arguments) == tuple(inspect.signature(called).parameters), what
+        assert layout.values(arguments) == values, what
+
+
+def test_binder_and_wrapper_layouts_agree_over_the_twins(impl):
+    account = Account()
+    partial = functools.partial(_plain, 1, 2)
+    for target in (account.deposit, partial, Account.deposit, _plain):
+        for handler in ({"before": len}, {"around": lambda proceed, values: proceed(values)}):
+            assert impl.wrap(target, **handler).layout == impl.binder(target).layout
+    assert impl.binder(account.deposit).layout.names == ("amount", "note", "fee")
+    assert impl.binder(partial).layout.names == ("c", "d", "args", "kw")
 
 
 def test_a_wrapper_layout_is_read_when_first_asked_for(impl):

@@ -7,7 +7,8 @@ questions).
 
 The rule tested: a wrapper binds each call with the defaults the function has
 then (its ``__defaults__`` and ``__kwdefaults__`` objects, as they are at the
-call); ``inspect.iscoroutinefunction`` answers as for the function,
+call), and ``wrapper.layout`` then describes those values, as a binder made
+after the change does; ``inspect.iscoroutinefunction`` answers as for the function,
 ``isgeneratorfunction`` and ``isasyncgenfunction`` as for a
 ``functools.wraps`` def (False); a wrapper pickles by reference and loads as
 itself, or raises ``pickle.PicklingError``.
@@ -158,6 +159,7 @@ class Made:
             if name.endswith(suffix):  # reachable by reference, as a module's names are
                 setattr(module, name, value)
         self.kind = kind
+        self.twin = twin
         self.suffix = suffix
         self.wrapped = namespace["wrapped"]
         self.reference = namespace["reference"]
@@ -218,7 +220,21 @@ def observe(made):
         seen = [tuple("<first>" if v is made.first[0] else v for v in values)
                 for values in made.seen] if made.first else list(made.seen)
         out.append((got, seen))
+    out.append(layout_of(made))
     return out
+
+
+def layout_of(made):
+    """``wrapper.layout`` after the calls: the layout of the values the
+    handler got, as a binder made now gives it (with ``self`` where the
+    values hold it: a wrapper looked up on a class or instance)."""
+    layout = made.wrapped.layout
+    twin = made.twin
+    expected = twin.binder(made.source if made.first else made.reference).layout
+    assert layout == expected, (made.kind, layout, expected)
+    assert dict(layout.kwdefaults) == dict(expected.kwdefaults), made.kind
+    assert len(layout.names) == len(made.seen[-1]) if made.seen else True, made.kind
+    return str(layout).replace(made.suffix, "")
 
 
 def change_defaults(made, step):

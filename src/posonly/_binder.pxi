@@ -104,10 +104,10 @@ cdef class Binder:
 
     @property
     def layout(self):
-        """The :class:`Layout` this binder binds."""
-        if self._layout is None:
-            _complete_binder(self)
-        return self._layout
+        """The :class:`Layout` of the values this binder returns: the
+        signature bound, less what the call puts first (a bound method's
+        ``self``, a partial's arguments), which the values leave out."""
+        return self._get_plan().output
 
     cdef object _get_plan(self):
         if self._plan is None:
@@ -451,7 +451,7 @@ cdef class Binder:
     def __reduce__(self):
         if self._c.bound:
             raise TypeError("a bound method's binder cannot be pickled")
-        return (Binder, (self.layout,))
+        return (Binder, (self._get_plan().layout,))
 
     @classmethod
     def __class_getitem__(cls, item):
@@ -463,7 +463,8 @@ cdef class Binder:
         return self
 
     def __deepcopy__(self, memo):
-        return Binder(self.layout, self._get_plan().deep_copy_call(memo))
+        plan = self._get_plan()
+        return Binder(plan.layout, plan.deep_copy_call(memo))
 
 
 

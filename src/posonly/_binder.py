@@ -335,7 +335,8 @@ class Binder(_Partial, Generic[_P]):
         # A call is partial's: the function, after a bound method's self or
         # a partial's arguments, with a partial's keywords under the caller's.
         self = super().__new__(cls, function, *plan.prefix, **(plan.preset or {}))
-        object.__setattr__(self, "layout", layout)
+        # layout: the values' (what a call puts first is not in them).
+        object.__setattr__(self, "layout", plan.output)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_partial_function", _generate_partial_function(layout, plan))
         if NAMED_BY_CALLEE and call is not None and call.callee is not None:
@@ -451,13 +452,13 @@ class Binder(_Partial, Generic[_P]):
     def __reduce__(self) -> Any:
         if self._plan.bound:
             raise TypeError("a bound method's binder cannot be pickled")
-        return (Binder, (self.layout,))
+        return (Binder, (self._plan.layout,))
 
     def __copy__(self) -> "Binder[_P]":
         return self
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Binder[_P]":
-        return Binder(self.layout, self._plan.deep_copy_call(memo))
+        return Binder(self._plan.layout, self._plan.deep_copy_call(memo))
 
 
 # inspect.signature(Binder): its arguments, as the compiled class answers.

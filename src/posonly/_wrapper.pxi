@@ -237,9 +237,12 @@ cdef class Wrapper:
 
     @property
     def layout(self):
-        """The :class:`Layout` of the values a handler gets: the signature
-        bound (for a bound method's wrapper, without ``self``, which the
-        values leave out).  Its methods read the values by name
+        """The :class:`Layout` of the values a handler gets, as
+        ``binder.layout`` is of the values a binder returns: the signature
+        bound less what the call puts first (a bound method's ``self``, a
+        partial's arguments), which the values leave out; its defaults are
+        those the wrapper binds with (the function's when it was made, and
+        from the first call after a change, the new ones).  Its methods read the values by name
         (:meth:`Layout.arguments`, :meth:`Layout.replace`,
         :meth:`Layout.key`, :meth:`Layout.instance`)."""
         return (<Binder>self._binder)._get_plan().output

@@ -54,6 +54,11 @@ side by side):
   parameter that had no default when the wrapper was made stays required in
   the pure wrapper (the interpreter refuses the call before the wrapper's
   code runs).
+- ``wrapper.layout`` is the layout of the values the handler gets (as
+  ``binder.layout`` is of a binder's: a bound method's ``self`` and a
+  partial's arguments in neither), with the defaults the wrapper binds with:
+  the function's when it was made, and from the first call after a change
+  the new ones (``_stale`` or the remade binder sets it again).
 - ``inspect.iscoroutinefunction`` answers as for the function;
   ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
   for a ``functools.wraps`` def: a wrapper is a function that returns the
@@ -175,6 +180,105 @@ class _Shape:
         if output.varkw is not None:
             arguments.append("**" + output.varkw)
         return f"{target}({', '.join(arguments)})"
+
+
+class _LayoutAsMade(Layout):
+    """``Layout.from_callable(func)`` for a plain function as it was when
+    made, read when first asked for (a wrapper's layout, which only some
+    handlers read, costs nothing until then): the ``defaults`` slot holds
+    the function's ``__defaults__`` tuple and the ``_kwdefaults`` slot its
+    ``__kwdefaults__`` dict as they were (unset where None), until the other
+    fields are read; it then becomes a Layout."""
+
+    __slots__ = ()
+
+    def __getattr__(self, attr: str) -> Any:
+        # Called for a slot not set: the fields, read now.
+        if attr in _SNAPSHOT_READS:
+            _resolve_layout(self)
+            return object.__getattribute__(self, attr)
+        raise AttributeError(f"'Layout' object has no attribute {attr!r}")
+
+    @property
+    def kwdefaults(self) -> Any:
+        _resolve_layout(self)
+        return self.kwdefaults
+
+
+_SNAPSHOT_READS = frozenset((
+    "name", "posonly", "positional", "varargs", "kwonly", "varkw", "defaults", "_kwdefaults",
+    "names", "_hash", "_access",
+))
+
+
+def _layout_as_made(func: Any) -> Layout:
+    """A layout of the plain function ``func`` with its defaults as they are
+    now, whatever they are when the layout is first read."""
+    self = object.__new__(_LayoutAsMade)
+    set_ = object.__setattr__
+    set_(self, "_function", func)
+    defaults, kwdefaults = func.__defaults__, func.__kwdefaults__
+    if defaults is not None:
+        set_(self, "defaults", defaults)
+    if kwdefaults is not None:
+        set_(self, "_kwdefaults", kwdefaults)
+    return self
+
+
+def _resolve_layout(layout: Any) -> None:
+    get = object.__getattribute__
+    if type(layout) is not _LayoutAsMade:
+        return
+    func = get(layout, "_function")
+    try:
+        defaults = get(layout, "defaults")
+    except AttributeError:
+        defaults = None
+    try:
+        kwdefaults = get(layout, "_kwdefaults")
+    except AttributeError:
+        kwdefaults = None
+    code = func.__code__
+    argcount = code.co_argcount
+    total = argcount + code.co_kwonlyargcount
+    index = total + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+    names = parameter_names(code, index)
+    kwonly = names[argcount:total]
+    kwdefaults = kwdefaults or {}
+    made = Layout(
+        name=_name_of_function(func), posonly=names[:code.co_posonlyargcount],
+        positional=names[code.co_posonlyargcount:argcount],
+        varargs=names[total] if code.co_flags & 0x04 else None,
+        kwonly=kwonly, varkw=names[index - 1] if code.co_flags & 0x08 else None,
+        defaults=defaults or (), kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
+    )
+    set_ = object.__setattr__
+    for field in _SNAPSHOT_READS - {"_access"}:
+        set_(layout, field, getattr(made, field))
+    set_(layout, "__class__", Layout)
+
+
+def _set_layout(owner: Any, layout: Layout, in_partial: bool) -> None:
+    """``owner.layout`` made ``layout``: on a wrapper's generated function,
+    and on the partial made around it (``in_partial``)."""
+    owner.__dict__["layout"] = layout
+    if in_partial:
+        for referrer in _referrers(owner):
+            if type(referrer) is functools.partial and referrer.func is owner:
+                referrer.__dict__["layout"] = layout
+
+
+_LAYOUT_OF = "__posonly_layout_of__"  # the defaults objects wrapper.layout has
+
+
+def _same_pair(a: Any, b: Tuple[Any, Any]) -> bool:
+    return a is not None and a[0] is b[0] and a[1] is b[1]
+
+
+def _referrers(obj: Any) -> List[Any]:
+    import gc
+
+    return gc.get_referrers(obj)
 
 
 def _generate(source: str, namespace: Dict[str, Any], name: str) -> Any:
@@ -356,13 +460,28 @@ def _seen_defaults(source: Any) -> Tuple[Any, Any]:
     return source.__defaults__, source.__kwdefaults__
 
 
+def _output_layout(func: Any) -> Layout:
+    """The layout of the values of a call of ``func`` as it is now."""
+    call = resolve(func)
+    return Plan(call.layout, call).output
+
+
 def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
-    """A binder of ``func`` read again, with the defaults objects it read."""
+    """A binder of ``func`` read again, with the defaults objects it read;
+    the forwarding wrappers of ``func`` that call this (their code is the
+    caller's) get its layout."""
     from ._binder import Binder
     from ._create import binder_of_function
 
     seen = _seen_defaults(source)
-    return make_binder(Binder, binder_of_function, func), seen
+    binder = make_binder(Binder, binder_of_function, func)
+    code = sys._getframe(1).f_code
+    for referrer in _referrers(code):
+        if type(referrer) is types.FunctionType and referrer.__code__ is code and any(
+            cell.cell_contents is func for cell in referrer.__closure__ or ()
+        ):
+            referrer.__dict__["layout"] = binder._plan.output
+    return binder, seen
 
 
 def _forwarding_wrapper(
@@ -400,20 +519,20 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 
 # A wrapper of a plain function, made with no compile: its generated function
 # is a copy of a template function compiled once per shape, as
-# _wrapper_function writes it for parameters named _0, _1, ..., but with the
-# function and the handler in closure cells rather than in globals of its
-# own; a copy gets the function's own parameter names (co_varnames: the
-# bytecode reads its locals by position), its keyword-only names where the
-# body passes them by keyword (constants of the code), its name, defaults and
-# cells.  The globals, which hold only the wrapper's mark and helpers, are
-# shared.  An around= wrapper makes its proceed at its first call, from a
-# template of the same shape (kept in a cell: nothing made per wrapper until
-# then).
+# _wrapper_function writes it for parameters named _0, _1, ...; a copy gets
+# the function's own parameter names (co_varnames: the bytecode reads its
+# locals by position), its keyword-only names where the body passes them by
+# keyword (constants of the code), its name and defaults.  What is its own
+# (the function, the handler, an around= wrapper's proceed, made at its
+# first call from a template of the same shape) is in its own __dict__,
+# which is also its globals: no closure cells, no dict but the one every
+# functools.wraps wrapper has.  The helpers it calls are constants of the
+# template's code.
 #
 # Defaults are the function's at the call: a wrapper of a function with
 # defaults compares the function's __defaults__ and __kwdefaults__ with the
 # objects it was made with (constants of its code) on each call, and on a
-# change reads them again (_stale).
+# change reads them again (_stale), and its layout with them.
 _Templates = Tuple[types.CodeType, types.CodeType, Tuple[str, ...], Tuple[int, ...]]
 _TEMPLATES: Dict[Tuple[int, int, int, int, bool, int], _Templates] = {}
 _READS = "__posonly_reads__"  # in a generated function's own globals: the names read
@@ -430,6 +549,20 @@ def _template_function(source: str, *placeholders: Any) -> Any:
     return namespace["make"](*placeholders)
 
 
+# A template-made wrapper's own state, in its own __dict__, which is also
+# its globals: the function, the handler, an around= wrapper's proceed.
+_FUNC = "__posonly_func__"
+_HANDLER = "__posonly_handler__"
+_PROCEED = "__posonly_proceed__"
+# The helpers a template calls, constants of its code (placeholders in the
+# source): a wrapper's globals hold its own state only.
+_STALE_CONST = "__posonly_stale__"
+_NEW_PROCEED_CONST = "__posonly_new_proceed__"
+# Before 3.10 the interpreter makes a builtins dict at each call of a
+# function whose globals have none.
+_OWN_BUILTINS = sys.version_info < (3, 10)
+
+
 def _templates(
     argcount: int, n_posonly: int, n_kwonly: int, flags: int, around: bool, reads: int
 ) -> _Templates:
@@ -440,30 +573,28 @@ def _templates(
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
-        tests = ([f"_func.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
-            [f"_func.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        tests = ([f"{_FUNC}.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
+            [f"{_FUNC}.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        # (On a change, _stale reads the arguments from the caller's frame.)
         check = (
-            f"        if {' or '.join(tests)}:\n"
-            f"            return _stale({reads}, {shape.values(copy_varkw=False)})\n"
+            f"    if {' or '.join(tests)}:\n"
+            f"        return {_STALE_CONST!r}({reads})\n"
             if reads else ""
         )
         if around:
-            body = (
-                "        nonlocal _proceed\n" + check +
-                "        if _proceed is None:\n"
-                f"            _proceed = _new_proceed(_func, {key!r})\n"
-                f"        return _handler(_proceed, {shape.values(copy_varkw=False)})\n"
+            body = f"    global {_PROCEED}\n" + check + (
+                f"    if {_PROCEED} is None:\n"
+                f"        {_PROCEED} = {_NEW_PROCEED_CONST!r}({_FUNC}, {key!r})\n"
+                f"    return {_HANDLER}({_PROCEED}, {shape.values(copy_varkw=False)})\n"
             )
         else:
             body = check + (
-                f"        _handler({shape.values(copy_varkw=True)})\n"
-                f"        return {shape.call('_func')}\n"
+                f"    {_HANDLER}({shape.values(copy_varkw=True)})\n"
+                f"    return {shape.call(_FUNC)}\n"
             )
         wrapper = _template_function(
-            f"def make(_func, _handler, _proceed):\n"
-            f"    def wrapper({parameter_list(layout)}):\n{body}"
-            f"    return wrapper\n",
-            len, len, None,
+            f"def make():\n  def wrapper({parameter_list(layout)}):\n"
+            + textwrap.indent(body, "  ") + "  return wrapper\n",
         )
         names = ["_func", "_type", "_tuple", "_len", "_invalid", "_values", "_missing", "_refuse"]
         proceed = _template_function(
@@ -472,14 +603,18 @@ def _templates(
             + "    return proceed\n",
             len,
         )
-        if wrapper.__code__.co_freevars != (("_func", "_handler", "_proceed") if around
-                                            else ("_func", "_handler")):
-            raise SystemError("posonly: a template's free variables are not in order")
-        consts = wrapper.__code__.co_consts
+        code = wrapper.__code__
+        if code.co_freevars or code.co_cellvars:
+            raise SystemError("posonly: a template has free variables")
+        consts = code.co_consts
+        helpers = {_STALE_CONST: _stale, _NEW_PROCEED_CONST: _new_proceed}
+        code = code.replace(co_consts=tuple(
+            helpers.get(c, c) if type(c) is str else c for c in consts
+        ))
         marks = tuple(
             consts.index(m) if m in consts else -1 for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)
         )
-        templates = (wrapper.__code__, proceed.__code__, tuple(layout.kwonly), marks)
+        templates = (code, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = templates
     return templates
@@ -611,7 +746,7 @@ def _calling_function(code: types.CodeType) -> Any:
     raise SystemError("posonly: a wrapper's function was not found")  # pragma: no cover
 
 
-def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
+def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
     """A call of a wrapper whose function's defaults have changed since it
     read them: the wrapper reads them again, and the call is made again from
     the arguments it was given (a value that is its parameter's default
@@ -620,7 +755,14 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     the new default).  Where the function has lost a default, every call
     comes here, and goes to a wrapper made for the defaults as they are."""
     if type(itself) is int:  # a template-made wrapper: what it reads
-        reads_bits, generated = itself, _calling_function(sys._getframe(1).f_code)
+        caller = sys._getframe(1)
+        reads_bits, generated = itself, _calling_function(caller.f_code)
+        code = generated.__code__
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+        local = caller.f_locals
+        frame = tuple([local[name] for name in parameter_names(code, n)])
+        del caller, local
     else:
         generated = itself()
     code = generated.__code__
@@ -631,18 +773,26 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
         func = generated.__globals__[func_name]
         handler = generated.__globals__[handler_name]
     else:
-        cells = dict(zip(code.co_freevars, generated.__closure__))
-        function = func = cells["_func"].cell_contents
-        handler = cells["_handler"].cell_contents
-        around, n_prefix = "_proceed" in cells, 0
+        state = generated.__globals__
+        function = func = state[_FUNC]
+        handler = state[_HANDLER]
+        around, n_prefix = _PROCEED in code.co_names, 0
+    assert frame is not None
     positional, keywords = _given_arguments(
         code, generated.__defaults__, generated.__kwdefaults__, frame
     )
     complete = _read_defaults(generated, function)
     now = _seen_defaults(function) if complete else (_NEVER, _NEVER)
+    # wrapper.layout: the values' layout, with the defaults now read.
     if reads is not None:
         generated.__globals__[seen] = now
+        state = generated.__globals__
+        current = _seen_defaults(function)
+        if not _same_pair(state.get(_LAYOUT_OF), current):  # (once per change)
+            state[_LAYOUT_OF] = current
+            _set_layout(generated, _output_layout(func), state.get(_MARK) is _OF_PARTIAL)
     else:
+        generated.__dict__["layout"] = _layout_as_made(function)
         consts = list(code.co_consts)
         marks = _templates(
             code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
@@ -663,7 +813,27 @@ def _stale(itself: Any, frame: Tuple[Any, ...]) -> Any:
     return fresh[2](*positional[n_prefix:], **keywords)
 
 
-_FUNCTION_GLOBALS = {_MARK: _OF_FUNCTION, "_new_proceed": _new_proceed, "_stale": _stale}
+def _set_state(generated: Any, function: Any, handler: Any, around: bool) -> None:
+    """A template-made wrapper's state, in its own ``__dict__`` (its globals)."""
+    state = generated.__dict__
+    state[_FUNC] = function
+    state[_HANDLER] = handler
+    if around:
+        state[_PROCEED] = None
+    if _OWN_BUILTINS:
+        state["__builtins__"] = _BUILTINS
+
+
+_BUILTINS = sys.modules["builtins"].__dict__
+_STATE_KEYS = (_FUNC, _HANDLER, _PROCEED, "__builtins__")
+
+
+def _template_made(obj: Any) -> bool:
+    """Whether the function ``obj`` is a wrapper made from a template."""
+    state = obj.__globals__
+    return state.get(_FUNC) is not None and obj.__code__.co_filename == _FILENAME and (
+        state is obj.__dict__
+    )
 
 
 def _wrapper_of_function(
@@ -695,17 +865,14 @@ def _wrapper_of_function(
         if reads & 2:
             marked[marks[1]] = kwdefaults
         consts = tuple(marked)
-    # The closure: the cells of the template's free variables, in the order
-    # the compiler gives them (by name, checked in _templates).
-    if around is None:
-        closure: Tuple[Any, ...] = (types.CellType(function), types.CellType(before))
-    else:
-        closure = (types.CellType(function), types.CellType(around), types.CellType(None))
     code_name = function.__name__ if QUALIFIED_NAMES else name
+    state: Dict[str, Any] = {}
     generated = types.FunctionType(
         wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),
-        _FUNCTION_GLOBALS, code_name, defaults, closure,
+        state, code_name, defaults,
     )
+    generated.__dict__ = state  # its attributes are its globals
+    _set_state(generated, function, before if around is None else around, around is not None)
     if kwdefaults and n_kwonly:
         # The interpreter looks up only the keyword-only names there.
         generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
@@ -739,6 +906,11 @@ class _CoroutineWrapper(_Partial):
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         return self if instance is None else types.MethodType(self, instance)
+
+    @property
+    def layout(self) -> Layout:
+        """The generated function's: the values' layout, as it is now."""
+        return self._generated.layout  # type: ignore[attr-defined, no-any-return]
 
     def __setstate__(self, state: Any) -> None:
         raise TypeError("a Wrapper cannot be changed")
@@ -774,7 +946,10 @@ def _is_wrapper(obj: Any) -> bool:
         expected = _OF_FUNCTION
     if type(obj) is _CoroutineWrapper:
         obj = obj._generated
-    return type(obj) is types.FunctionType and obj.__globals__.get(_MARK) is expected
+    return type(obj) is types.FunctionType and (
+        obj.__globals__.get(_MARK) is expected
+        or (expected is _OF_FUNCTION and _template_made(obj))
+    )
 
 
 def _check_callable(value: Any, what: str) -> None:
@@ -847,8 +1022,9 @@ def wrap(
     forwarding = generated is None and before is not None and not (
         type(func) is types.FunctionType and not advertises(func)
     )
+    layout_made = generated is not None
     if generated is not None:
-        layout = Layout._deferred(func)  # read from func on first use
+        layout = _layout_as_made(func)  # read from func on first use
     elif forwarding:
         generated, layout = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
     else:
@@ -862,6 +1038,8 @@ def wrap(
         _name_generated(generated, call.layout, func)
         layout = plan.output
     functools.update_wrapper(generated, func)
+    if layout_made:
+        _set_state(generated, func, before if around is None else around, around is not None)
     # wrapper.layout: the layout of the values the handler gets.
     generated.layout = layout  # type: ignore[attr-defined]
     if forwarding:
@@ -882,6 +1060,9 @@ def wrap(
         else:
             wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
+            del wrapper.__dict__["layout"]  # (read from the generated function)
+            for key in _STATE_KEYS:
+                wrapper.__dict__.pop(key, None)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
