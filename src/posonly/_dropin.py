@@ -28,8 +28,9 @@ code.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
 
+from . import _dropin_cache
 from ._dropin_cache import (
     ENTRY_PLAN,
     ENTRY_REF,
@@ -38,7 +39,6 @@ from ._dropin_cache import (
     advance,
     cache_info,
     clear_cache,
-    entries,
     handed_plan,
     note,
     set_maxsize,
@@ -55,6 +55,12 @@ _BoundArguments = DIALECT.BoundArguments
 _PRIVATE_BIND = DIALECT.private_bind
 _PARAMETERS = DIALECT.parameters_property
 _new = object.__new__
+_entries: Dict[int, List[Any]] = _dropin_cache.entries
+"""The cache's entries (the same dict, which is never rebound), assigned
+here rather than imported by name: CPython (3.11 on) compiles a method call
+on a name bound by an import as an attribute load and a call, as it would
+for a module, so ``entries.get(key)`` would make a bound method on every
+bind; on an assigned name it calls the method without one."""
 
 _tick = SAMPLE
 """Binds of signatures without an entry until the next is noted."""
@@ -91,7 +97,7 @@ def bind_signature(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], part
     key = id(proxy)
     plan = handed_plan(sig, key)
     if plan is None:
-        entry = entries.get(key)
+        entry = _entries.get(key)
         if entry is None:
             _tick -= 1
             if _tick <= 0:
@@ -125,7 +131,7 @@ def bound_args(bound: Any) -> Tuple[Any, ...]:
         sig = bound._signature
         if type(sig).parameters is _PARAMETERS:
             key = id(sig._parameters)
-            entry = entries.get(key)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[ENTRY_PLAN]
                 arguments = bound.arguments
@@ -146,7 +152,7 @@ def bound_kwargs(bound: Any) -> Dict[str, Any]:
         sig = bound._signature
         if type(sig).parameters is _PARAMETERS:
             key = id(sig._parameters)
-            entry = entries.get(key)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[ENTRY_PLAN]
                 arguments = bound.arguments
@@ -168,7 +174,7 @@ def apply_defaults(bound: Any) -> None:
         if type(sig).parameters is _PARAMETERS:
             proxy = sig._parameters
             key = id(proxy)
-            entry = entries.get(key)
+            entry = _entries.get(key)
             if entry is not None:
                 plan = entry[ENTRY_PLAN]
                 arguments = bound.arguments

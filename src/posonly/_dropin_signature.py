@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref as _weakref
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import MappingProxyType as _MappingProxy
-from typing import Any
+from typing import Any, Dict, List
 
 from . import _dropin_cache
 from ._dropin_cache import (
@@ -31,7 +31,6 @@ from ._dropin_cache import (
     LAYOUT_VAR_POSITIONAL,
     SAMPLE,
     keep_layout,
-    layouts,
 )
 from ._dropin_common import (
     DIALECT,
@@ -52,6 +51,11 @@ _KEYWORDS = DIALECT.keywords
 _PARAMETERS_DICT = DIALECT.parameters_dict
 _new = object.__new__
 _OBJECT_NEW: Any = object.__new__
+_layouts: Dict[int, List[Any]] = _dropin_cache.layouts
+"""The cache's layouts (the same dict, never rebound), assigned rather than
+imported by name: CPython (3.11 on) compiles a method call on a name an
+import binds (``from __future__ import annotations`` too) as an attribute
+load and a call, making a bound method each time."""
 
 LAYOUT_SAMPLE = 4 * SAMPLE
 """One code object in this many of those met without a layout has its
@@ -90,7 +94,7 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
     if cls._parameter_cls is not _Parameter:  # type: ignore[attr-defined]
         return None
     code = func.__code__
-    layout: Any = layouts.get(id(code))
+    layout: Any = _layouts.get(id(code))
     if layout is not None and layout[LAYOUT_CODE]() is code:
         names = layout[LAYOUT_NAMES]
         pos_count = layout[LAYOUT_POSITIONAL]
@@ -132,7 +136,8 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
         return None
     kwdefaults = func.__kwdefaults__
     try:
-        annotations = func.__annotations__
+        # Not named ``annotations``, the future import's name: see _layouts.
+        func_annotations = func.__annotations__
     except Exception:  # noqa: BLE001 - inspect raises it, or answers otherwise
         return None
     first_default = pos_count - len(defaults)
@@ -150,7 +155,7 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
                 planned = None  # a default that is no default: no plan
         else:
             param._default = _empty
-        param._annotation = annotations.get(name, _empty)
+        param._annotation = func_annotations.get(name, _empty)
         params[name] = param
     if var_positional >= 0:
         name = names[var_positional]
@@ -158,7 +163,7 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
         param._name = name
         param._kind = _VAR_POSITIONAL
         param._default = _empty
-        param._annotation = annotations.get(name, _empty)
+        param._annotation = func_annotations.get(name, _empty)
         params[name] = param
     # Which keyword-only parameters have defaults, one bit each: with the
     # count of positional defaults, the pattern a plan is made for.
@@ -175,7 +180,7 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
             if default is not _empty:
                 pattern += bit
         bit += bit
-        param._annotation = annotations.get(name, _empty)
+        param._annotation = func_annotations.get(name, _empty)
         params[name] = param
     if var_keyword >= 0:
         name = names[var_keyword]
@@ -183,11 +188,11 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
         param._name = name
         param._kind = _VAR_KEYWORD
         param._default = _empty
-        param._annotation = annotations.get(name, _empty)
+        param._annotation = func_annotations.get(name, _empty)
         params[name] = param
     sig: Any = _new(cls)
     proxy = sig._parameters = _MappingProxy(params)
-    sig._return_annotation = annotations.get("return", _empty)
+    sig._return_annotation = func_annotations.get("return", _empty)
     if planned is not None:
         if planned[0] == pattern:
             plan = planned[1]
