@@ -187,8 +187,9 @@ class _LayoutAsMade(Layout):
     made, read when first asked for (a wrapper's layout, which only some
     handlers read, costs nothing until then): the ``defaults`` slot holds
     the function's ``__defaults__`` tuple and the ``_kwdefaults`` slot its
-    ``__kwdefaults__`` dict as they were (unset where None), until the other
-    fields are read; it then becomes a Layout."""
+    keyword-only defaults as they were, as a Layout holds them (unset where
+    there are none), until the other fields are read; it then becomes a
+    Layout."""
 
     __slots__ = ()
 
@@ -213,15 +214,20 @@ _SNAPSHOT_READS = frozenset((
 
 def _layout_as_made(func: Any) -> Layout:
     """A layout of the plain function ``func`` with its defaults as they are
-    now, whatever they are when the layout is first read."""
+    now, whatever they are when the layout is first read: the keyword-only
+    ones are copied (a dict changed in place changes the calls, not the
+    layout, as for the compiled wrapper's binder)."""
     self = object.__new__(_LayoutAsMade)
     set_ = object.__setattr__
     set_(self, "_function", func)
     defaults, kwdefaults = func.__defaults__, func.__kwdefaults__
     if defaults is not None:
         set_(self, "defaults", defaults)
-    if kwdefaults is not None:
-        set_(self, "_kwdefaults", kwdefaults)
+    if kwdefaults:
+        code = func.__code__
+        argcount = code.co_argcount
+        kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+        set_(self, "_kwdefaults", tuple([(k, kwdefaults[k]) for k in kwonly if k in kwdefaults]))
     return self
 
 
@@ -235,7 +241,7 @@ def _resolve_layout(layout: Any) -> None:
     except AttributeError:
         defaults = None
     try:
-        kwdefaults = get(layout, "_kwdefaults")
+        kwdefaults = dict(get(layout, "_kwdefaults"))
     except AttributeError:
         kwdefaults = None
     code = func.__code__
@@ -244,13 +250,12 @@ def _resolve_layout(layout: Any) -> None:
     index = total + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
     names = parameter_names(code, index)
     kwonly = names[argcount:total]
-    kwdefaults = kwdefaults or {}
     made = Layout(
         name=_name_of_function(func), posonly=names[:code.co_posonlyargcount],
         positional=names[code.co_posonlyargcount:argcount],
         varargs=names[total] if code.co_flags & 0x04 else None,
         kwonly=kwonly, varkw=names[index - 1] if code.co_flags & 0x08 else None,
-        defaults=defaults or (), kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
+        defaults=defaults or (), kwdefaults=kwdefaults,
     )
     set_ = object.__setattr__
     for field in _SNAPSHOT_READS - {"_access"}:
@@ -393,7 +398,10 @@ def _wrapper_function(
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
     generated = _generate(f"def wrapper({params}):\n{check}{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
-    generated.__kwdefaults__ = dict(layout._kwdefaults) or None
+    generated.__kwdefaults__ = (
+        _kwdefaults_to_share(layout.kwonly, source) if source is not None
+        else dict(layout._kwdefaults) or None
+    )
     if source is not None:  # (a weak reference: a wrapper lives in no reference cycle)
         namespace[itself] = weakref.ref(generated)
     return generated  # type: ignore[no-any-return]
@@ -466,15 +474,31 @@ def _output_layout(func: Any) -> Layout:
     return Plan(call.layout, call).output
 
 
+def _binder_at_call(func: Any, source: Any) -> Any:
+    """A binder of ``func`` that binds with the defaults ``source`` (the
+    function its defaults come from, or None) has at the call: its function
+    shares ``source``'s ``__kwdefaults__`` dict (see _kwdefaults_to_share),
+    as the compiled wrapper's binder reads it at each call."""
+    from ._binder import Binder, _function_of
+    from ._create import binder_of_function
+
+    binder = make_binder(Binder, binder_of_function, func)
+    if source is not None:
+        function = _function_of(binder)
+        code = function.__code__
+        argcount = code.co_argcount
+        kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+        if kwonly and function.__kwdefaults__:
+            function.__kwdefaults__ = _kwdefaults_to_share(kwonly, source)
+    return binder
+
+
 def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
     """A binder of ``func`` read again, with the defaults objects it read;
     the forwarding wrappers of ``func`` that call this (their code is the
     caller's) get its layout."""
-    from ._binder import Binder
-    from ._create import binder_of_function
-
     seen = _seen_defaults(source)
-    binder = make_binder(Binder, binder_of_function, func)
+    binder = _binder_at_call(func, source)
     code = sys._getframe(1).f_code
     for referrer in _referrers(code):
         if type(referrer) is types.FunctionType and referrer.__code__ is code and any(
@@ -488,12 +512,9 @@ def _forwarding_wrapper(
     func: Any, before: Callable[[Tuple[Any, ...]], Any]
 ) -> Tuple[types.FunctionType, Layout]:
     """The wrapper and the layout of its values."""
-    from ._binder import Binder
-    from ._create import binder_of_function
-
     source = defaults_source(func)
     seen = _seen_defaults(source) if source is not None else None
-    bind = make_binder(Binder, binder_of_function, func)
+    bind = _binder_at_call(func, source)
     wrapper: types.FunctionType = (
         _forwarding(func, before, bind) if source is None
         else _forwarding_read(func, before, bind, source, seen, _remade_binder)
@@ -708,13 +729,15 @@ _FRESH: "weakref.WeakKeyDictionary[Any, Tuple[Any, Any, Any]]" = weakref.WeakKey
 
 
 def _read_defaults(generated: Any, function: Any) -> bool:
-    """Give ``generated`` the defaults ``function`` has now (its keyword-only
-    defaults, the only ones the interpreter looks up there).
+    """Give ``generated`` the defaults ``function`` has now: its
+    ``__defaults__``, and its ``__kwdefaults__`` dict itself (see
+    _kwdefaults_to_share).
 
     A parameter cannot be made required again once the interpreter binds
     it as optional: where ``function`` has lost defaults, ``generated``
-    keeps such a parameter optional, with ``_NO_DEFAULT``, and the answer
-    is False (each call then goes through ``_stale``)."""
+    keeps such a parameter optional, with ``_NO_DEFAULT`` (in a dict of its
+    own for a keyword-only one), and the answer is False (each call then
+    goes through ``_stale``)."""
     code = generated.__code__
     argcount = code.co_argcount
     kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
@@ -725,13 +748,32 @@ def _read_defaults(generated: Any, function: Any) -> bool:
         defaults = (_NO_DEFAULT,) * (capacity - len(defaults)) + tuple(defaults)
     generated.__defaults__ = defaults or None
     kwdefaults = function.__kwdefaults__ or {}
-    own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
-    for name in generated.__kwdefaults__ or ():
-        if name not in own:
-            own[name] = _NO_DEFAULT
-            complete = False
-    generated.__kwdefaults__ = own or None
+    had = generated.__kwdefaults__ or {}
+    lost = [name for name in kwonly if name in had and name not in kwdefaults]
+    if lost:
+        own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
+        own.update(dict.fromkeys(lost, _NO_DEFAULT))
+        generated.__kwdefaults__ = own
+        return False
+    generated.__kwdefaults__ = _kwdefaults_to_share(kwonly, function)
     return complete
+
+
+def _kwdefaults_to_share(kwonly: Tuple[str, ...], function: Any) -> Optional[Dict[str, Any]]:
+    """What a generated function with the keyword-only parameters ``kwonly``
+    takes as its ``__kwdefaults__`` to bind as ``function`` does: the
+    function's own dict, where the interpreter looks each default up at the
+    call (so a dict changed in place is seen, as by calls of the function);
+    a copy of the defaults where ``function``'s keyword-only names differ
+    (never for the function a wrapper reads its defaults from)."""
+    kwdefaults = function.__kwdefaults__
+    if not kwonly or not kwdefaults:
+        return None
+    code = function.__code__
+    argcount = code.co_argcount
+    if parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:] == tuple(kwonly):
+        return kwdefaults  # type: ignore[no-any-return]
+    return {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
 
 
 def _calling_function(code: types.CodeType) -> Any:
@@ -874,8 +916,10 @@ def _wrapper_of_function(
     generated.__dict__ = state  # its attributes are its globals
     _set_state(generated, function, before if around is None else around, around is not None)
     if kwdefaults and n_kwonly:
-        # The interpreter looks up only the keyword-only names there.
-        generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+        # The function's own dict: the interpreter looks each default up
+        # there at the call, so a dict changed in place is seen, as by
+        # calls of the function.
+        generated.__kwdefaults__ = kwdefaults
     generated.__qualname__ = name
     return generated
 
