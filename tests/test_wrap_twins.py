@@ -6,9 +6,12 @@ with the reference: the callable itself, and a decorator that binds with
 questions).
 
 The rule tested: a wrapper binds each call with the defaults the function has
-then (its ``__defaults__`` and ``__kwdefaults__`` objects, as they are at the
-call), and ``wrapper.layout`` then describes those values, as a binder made
-after the change does; ``inspect.iscoroutinefunction`` answers as for the function,
+then, as a call of the function does (its ``__defaults__`` and
+``__kwdefaults__`` as they are at the call, a ``__kwdefaults__`` dict changed in
+place included); ``wrapper.layout`` describes the defaults as they were read
+when the wrapper was made, and again at the first call after either object
+was replaced, as a binder made then does (a dict changed in place does not
+change it); ``inspect.iscoroutinefunction`` answers as for the function,
 ``isgeneratorfunction`` and ``isasyncgenfunction`` as for a
 ``functools.wraps`` def (False); a wrapper pickles by reference and loads as
 itself, or raises ``pickle.PicklingError``.
@@ -226,11 +229,11 @@ def observe(made):
 
 def layout_of(made):
     """``wrapper.layout`` after the calls: the layout of the values the
-    handler got, as a binder made now gives it (with ``self`` where the
-    values hold it: a wrapper looked up on a class or instance)."""
+    handler got, as a binder made when the defaults were last replaced gives
+    it (with ``self`` where the values hold it: a wrapper looked up on a
+    class or instance)."""
     layout = made.wrapped.layout
-    twin = made.twin
-    expected = twin.binder(made.source if made.first else made.reference).layout
+    expected = made.expected_layout
     assert layout == expected, (made.kind, layout, expected)
     assert dict(layout.kwdefaults) == dict(expected.kwdefaults), made.kind
     assert len(layout.names) == len(made.seen[-1]) if made.seen else True, made.kind
@@ -251,9 +254,20 @@ def change_defaults(made, step):
     elif step == "restored":
         function.__defaults__ = (10,)
         function.__kwdefaults__ = {"c": 1}
+    elif step == "kwonly changed in place":
+        function.__kwdefaults__["c"] = 9
+    elif step == "kwonly deleted in place":
+        del function.__kwdefaults__["c"]
+    elif step == "kwonly added in place":
+        function.__kwdefaults__["c"] = 4
+    if step not in IN_PLACE:  # wrapper.layout: the defaults read again
+        made.expected_layout = made.twin.binder(
+            made.source if made.first else made.reference).layout
 
 
-STEPS = ["made", "replaced", "kwonly replaced", "same objects, new tuple", "b required", "restored"]
+STEPS = ["made", "replaced", "kwonly replaced", "same objects, new tuple", "b required", "restored",
+         "kwonly changed in place", "kwonly deleted in place", "kwonly added in place"]
+IN_PLACE = {"kwonly changed in place", "kwonly deleted in place", "kwonly added in place"}
 
 
 @pytest.mark.skipif(not TWINS, reason="no implementation")
