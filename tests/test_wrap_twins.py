@@ -356,3 +356,28 @@ def test_only_the_defaults_a_function_has_are_read_again(handler_kind):
         assert seen == got
         outcomes.append(got)
     assert all(o == outcomes[0] for o in outcomes)
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+def test_a_default_given_back_by_a_replaced_dict(handler_kind):
+    """The documented limit of the pure wrapper (docs/limits.md): a
+    keyword-only default deleted in place, then given back by a replaced
+    ``__kwdefaults__`` dict, stays required there until a call passes it
+    (the interpreter refuses the call to the generated function before its
+    code can see the change); the compiled wrapper binds as the function."""
+    for twin in TWINS:
+        handler = {"before": lambda values: None,
+                   "around": lambda proceed, values: proceed(values)}[handler_kind]
+
+        def f(a, *, c=1):
+            return a, c
+
+        w = twin.wrap(f, **{handler_kind: handler})
+        del f.__kwdefaults__["c"]
+        assert run("function", w, 0) == run("function", f, 0)
+        f.__kwdefaults__ = {"c": 2}
+        if twin.name == "python":
+            assert run("function", w, 0)[0] == "error"
+            assert w(0, c=3) == f(0, c=3)  # a call that passes it: read again
+        assert w(0) == f(0) == (0, 2)

@@ -39,26 +39,32 @@ method's binder does.
 What both implementations do alike (``tests/test_wrap_twins.py`` drives them
 side by side):
 
-- Defaults are the function's at the call, as the interpreter's: a call
-  after the function's ``__defaults__`` or ``__kwdefaults__`` was replaced
-  binds with the new ones (the values the handler gets, and the call of the
-  function).  The compiled wrapper compares the two objects with those its
-  binder read (two pointer compares per call) and remakes its binder on a
-  change.  A generated function has defaults of its own: where the function
-  has defaults, its first lines compare the function's objects with those it
-  was made with (constants of its code), and on a change ``_stale`` gives it
-  the new defaults and makes the call again from the arguments given (on
-  that first call after the change, an argument passed that is the former
-  default object itself counts as not given).  A ``__kwdefaults__`` dict
-  changed in place rather than replaced is not seen (in either), and a
-  parameter that had no default when the wrapper was made stays required in
-  the pure wrapper (the interpreter refuses the call before the wrapper's
-  code runs).
+- Defaults are the function's at the call, as the interpreter's: the values
+  the handler gets, and the call of the function.  A keyword-only default is
+  looked up in the function's own ``__kwdefaults__`` dict at the call, as
+  the interpreter looks it up, so a dict changed in place is seen: the
+  compiled wrapper's binder holds that dict and looks there, and a
+  generated function (and the pure binder a forwarding wrapper calls) has
+  that very dict as its own ``__kwdefaults__``.  A replaced ``__defaults__``
+  tuple or ``__kwdefaults__`` dict is seen too.  The compiled wrapper
+  compares the two objects with those its binder read (two pointer compares
+  per call) and remakes its binder on a change.  A generated function has
+  positional defaults of its own: where the function has defaults, its
+  first lines compare the function's objects with those it was made with
+  (constants of its code), and on a change ``_stale`` gives it the new
+  defaults and makes the call again from the arguments given (on that first
+  call after the change, an argument passed that is the former default
+  object itself counts as not given).  In the pure wrapper, a parameter
+  without a default in what it last read (none when it was made, or a
+  keyword-only default deleted in place) stays required when a replaced
+  tuple or dict gives it one, until a call passes it: the interpreter
+  refuses the call before the wrapper's code runs.
 - ``wrapper.layout`` is the layout of the values the handler gets (as
   ``binder.layout`` is of a binder's: a bound method's ``self`` and a
-  partial's arguments in neither), with the defaults the wrapper binds with:
-  the function's when it was made, and from the first call after a change
-  the new ones (``_stale`` or the remade binder sets it again).
+  partial's arguments in neither), with the defaults as they were read when
+  the wrapper was made, and again at the first call after either object was
+  replaced (``_stale`` or the remade binder sets it again); a dict changed
+  in place leaves it as it was, in both.
 - ``inspect.iscoroutinefunction`` answers as for the function;
   ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
   for a ``functools.wraps`` def: a wrapper is a function that returns the
