@@ -66,6 +66,31 @@ def test_binder_of_builtins_agrees_with_inspect(impl, target):
         assert got[1].layout == Layout.from_signature(sig[1], name=got[1].layout.name)
 
 
+def test_a_kwdefaults_key_whose_eq_is_python_code(impl):
+    """Looking up a keyword-only default can run Python code: a key of the
+    function's ``__kwdefaults__`` that is a str subclass with an ``__eq__``
+    of its own.  Whatever that code reads (here every tuple the collector
+    tracks), making a binder or a wrapper and calling them stays sound."""
+    class Name(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            for obj in gc.get_objects():
+                if type(obj) is tuple:
+                    len(obj) and obj[0]
+            return str.__eq__(self, other)
+
+    def f(a, *, k=1, m=2):
+        return a, k, m
+
+    f.__kwdefaults__ = {Name("k"): 5, "m": 3}
+    assert impl.binder(f)(0) == f(0) == (0, 5, 3)
+    seen = []
+    for handler in ({"before": seen.append}, {"around": lambda proceed, values: proceed(values)}):
+        assert impl.wrap(f, **handler)(0) == (0, 5, 3)
+    assert seen == [(0, 5, 3)]
+
+
 @pytest.mark.parametrize("args", [(), (None,), (3,), ("a, b",), (LAYOUT, 1, 2),
                                   (inspect.signature(lambda a: a),)],
                          ids=["nothing", "None", "int", "str", "extra", "signature"])

@@ -403,6 +403,40 @@ def test_wrapped_calls_do_not_leak(impl, case, kind, raising):
     assert_flat(lambda: wrapper(*call.args, **call.kwargs), watched)
 
 
+@pytest.mark.parametrize("kind", ["before", "around"])
+def test_keyword_only_defaults_read_at_the_call_do_not_leak(impl, kind):
+    """A wrapper looks keyword-only defaults up in the function's own dict at
+    each call: found, missing (deleted in place), and behind a key whose
+    ``__eq__`` is Python code, which runs while the values are half-built."""
+    class Name(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            # What runs here may look at every object the collector tracks.
+            for obj in gc.get_objects():
+                if type(obj) is tuple:
+                    len(obj) and obj[0]
+            return str.__eq__(self, other)
+
+    def f(a, *, k=Value("k"), m=Value("m")):
+        return a, k, m
+
+    wrapper = impl.wrap(f, **_handlers(kind, False))
+    a, m = Value("a"), Value("m2")
+    watched = [a, m, f, wrapper, *f.__kwdefaults__.values()]
+    assert_flat(lambda: wrapper(a), watched)
+    f.__kwdefaults__["m"] = m  # in place
+    assert wrapper(a) == f(a) == (a, f.__kwdefaults__["k"], m)
+    assert_flat(lambda: wrapper(a, k=a), watched)
+    f.__kwdefaults__ = {Name("k"): a, "m": m}  # replaced: read again, then at each call
+    assert wrapper(a) == f(a) == (a, a, m)
+    assert_flat(lambda: wrapper(a), watched, calls=CALLS // 4)
+    del f.__kwdefaults__["m"]
+    assert outcome(lambda: wrapper(a)) == outcome(lambda: f(a))
+    assert outcome(lambda: wrapper(a))[:2] == ("error", TypeError)
+    assert_flat(lambda: outcome(lambda: wrapper(a)), watched, calls=CALLS // 4)
+
+
 def test_proceed_errors_do_not_leak(impl):
     call = Call(*CASES["ok-star"])
     func = make_function(call.layout)

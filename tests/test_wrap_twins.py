@@ -6,9 +6,12 @@ with the reference: the callable itself, and a decorator that binds with
 questions).
 
 The rule tested: a wrapper binds each call with the defaults the function has
-then (its ``__defaults__`` and ``__kwdefaults__`` objects, as they are at the
-call), and ``wrapper.layout`` then describes those values, as a binder made
-after the change does; ``inspect.iscoroutinefunction`` answers as for the function,
+then, as a call of the function does (its ``__defaults__`` and
+``__kwdefaults__`` as they are at the call, a ``__kwdefaults__`` dict changed in
+place included); ``wrapper.layout`` describes the defaults as they were read
+when the wrapper was made, and again at the first call after either object
+was replaced, as a binder made then does (a dict changed in place does not
+change it); ``inspect.iscoroutinefunction`` answers as for the function,
 ``isgeneratorfunction`` and ``isasyncgenfunction`` as for a
 ``functools.wraps`` def (False); a wrapper pickles by reference and loads as
 itself, or raises ``pickle.PicklingError``.
@@ -226,11 +229,11 @@ def observe(made):
 
 def layout_of(made):
     """``wrapper.layout`` after the calls: the layout of the values the
-    handler got, as a binder made now gives it (with ``self`` where the
-    values hold it: a wrapper looked up on a class or instance)."""
+    handler got, as a binder made when the defaults were last replaced gives
+    it (with ``self`` where the values hold it: a wrapper looked up on a
+    class or instance)."""
     layout = made.wrapped.layout
-    twin = made.twin
-    expected = twin.binder(made.source if made.first else made.reference).layout
+    expected = made.expected_layout
     assert layout == expected, (made.kind, layout, expected)
     assert dict(layout.kwdefaults) == dict(expected.kwdefaults), made.kind
     assert len(layout.names) == len(made.seen[-1]) if made.seen else True, made.kind
@@ -251,9 +254,20 @@ def change_defaults(made, step):
     elif step == "restored":
         function.__defaults__ = (10,)
         function.__kwdefaults__ = {"c": 1}
+    elif step == "kwonly changed in place":
+        function.__kwdefaults__["c"] = 9
+    elif step == "kwonly deleted in place":
+        del function.__kwdefaults__["c"]
+    elif step == "kwonly added in place":
+        function.__kwdefaults__["c"] = 4
+    if step not in IN_PLACE:  # wrapper.layout: the defaults read again
+        made.expected_layout = made.twin.binder(
+            made.source if made.first else made.reference).layout
 
 
-STEPS = ["made", "replaced", "kwonly replaced", "same objects, new tuple", "b required", "restored"]
+STEPS = ["made", "replaced", "kwonly replaced", "same objects, new tuple", "b required", "restored",
+         "kwonly changed in place", "kwonly deleted in place", "kwonly added in place"]
+IN_PLACE = {"kwonly changed in place", "kwonly deleted in place", "kwonly added in place"}
 
 
 @pytest.mark.skipif(not TWINS, reason="no implementation")
@@ -342,3 +356,28 @@ def test_only_the_defaults_a_function_has_are_read_again(handler_kind):
         assert seen == got
         outcomes.append(got)
     assert all(o == outcomes[0] for o in outcomes)
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+def test_a_default_given_back_by_a_replaced_dict(handler_kind):
+    """The documented limit of the pure wrapper (docs/limits.md): a
+    keyword-only default deleted in place, then given back by a replaced
+    ``__kwdefaults__`` dict, stays required there until a call passes it
+    (the interpreter refuses the call to the generated function before its
+    code can see the change); the compiled wrapper binds as the function."""
+    for twin in TWINS:
+        handler = {"before": lambda values: None,
+                   "around": lambda proceed, values: proceed(values)}[handler_kind]
+
+        def f(a, *, c=1):
+            return a, c
+
+        w = twin.wrap(f, **{handler_kind: handler})
+        del f.__kwdefaults__["c"]
+        assert run("function", w, 0) == run("function", f, 0)
+        f.__kwdefaults__ = {"c": 2}
+        if twin.name == "python":
+            assert run("function", w, 0)[0] == "error"
+            assert w(0, c=3) == f(0, c=3)  # a call that passes it: read again
+        assert w(0) == f(0) == (0, 2)

@@ -67,6 +67,7 @@ cdef extern from "_binder.h":
         PyObject **names
         PyObject **fill
         PyObject *no_default
+        PyObject *kwdefaults
     PyObject *POSONLY_SLOW
     PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
                                 PyObject *kwnames)

@@ -92,6 +92,11 @@ typedef struct {
     PyObject **names;  /* the parameter names, frame order (interned) */
     PyObject **fill;   /* per parameter slot: its default, or no_default */
     PyObject *no_default;
+    /* A wrapper's binder: the function's own __kwdefaults__ dict (NULL for
+       any other binder), where a keyword-only parameter not given finds
+       its default at the call, as the interpreter looks it up (so a dict
+       changed in place is seen); `fill` then serves the positionals only. */
+    PyObject *kwdefaults;
 } posonly_plan;
 
 /* Not an object: posonly_fast_bind's answer for "take the general path". */
@@ -155,6 +160,31 @@ static int posonly_store_dict(const posonly_plan *plan, PyObject *out, PyObject 
     return 0;
 }
 
+/* The keyword-only slots not given, filled from the function's own
+   __kwdefaults__ dict at the call (plan->kwdefaults), as the interpreter
+   fills them: 0 when done, 1 for the general path (a parameter without a
+   default), -1 with an exception set.  A lookup can run Python code (a key
+   of the dict's with an __eq__ of its own), so `out`, which has holes, is
+   kept from the collector meanwhile. */
+static int posonly_fill_kwdefaults(const posonly_plan *plan, PyObject *out) {
+    int tracked = PyObject_GC_IsTracked(out), status = 0;
+    Py_ssize_t i;
+    if (tracked) PyObject_GC_UnTrack(out);
+    for (i = plan->argcount; i < plan->total_args; i++) {
+        if (PyTuple_GET_ITEM(out, i) == NULL) {
+            PyObject *value = PyDict_GetItemWithError(plan->kwdefaults, plan->names[i]);
+            if (value == NULL) {
+                status = PyErr_Occurred() ? -1 : 1;
+                break;
+            }
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(out, i, value);
+        }
+    }
+    if (tracked) PyObject_GC_Track(out);
+    return status;
+}
+
 /* initialize_locals for the calls that bind without a problem: keywords
    that are exact str, each naming a parameter not yet given or going to
    **kwargs, and every parameter not given having a default.  Returns the
@@ -182,7 +212,8 @@ static inline PyObject *posonly_fast_bind_from(const posonly_plan *plan, PyObjec
             return status < 0 ? NULL : POSONLY_SLOW;
         }
     }
-    for (i = nargs < argcount ? nargs : argcount; i < plan->total_args; i++) {
+    Py_ssize_t end = plan->kwdefaults != NULL ? argcount : plan->total_args;
+    for (i = nargs < argcount ? nargs : argcount; i < end; i++) {
         if (PyTuple_GET_ITEM(out, i) == NULL) {
             PyObject *value = plan->fill[i];
             if (value == plan->no_default) {
@@ -191,6 +222,13 @@ static inline PyObject *posonly_fast_bind_from(const posonly_plan *plan, PyObjec
             }
             Py_INCREF(value);
             PyTuple_SET_ITEM(out, i, value);
+        }
+    }
+    if (end != plan->total_args) {
+        int status = posonly_fill_kwdefaults(plan, out);
+        if (status != 0) {
+            Py_DECREF(out);
+            return status < 0 ? NULL : POSONLY_SLOW;
         }
     }
     return out;

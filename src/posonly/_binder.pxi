@@ -32,6 +32,7 @@ cdef class Binder:
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
+    cdef object _kwdefaults_at_call  # a wrapper's binder: the dict in _c.kwdefaults
     cdef tuple _posonly
     cdef tuple _keyword_candidates
     cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
@@ -183,7 +184,15 @@ cdef class Binder:
             missing = 0
             for i in range(argcount, self._c.total_args):
                 if PyTuple_GET_ITEM(o, i) == NULL:
-                    value = PyTuple_GET_ITEM(<PyObject *>self._kwdefaults, i - argcount)
+                    if self._c.kwdefaults != NULL:
+                        # The function's dict, at the call: a lookup can run
+                        # Python code (a key's own __eq__).
+                        hidden |= self._hide(o)
+                        value = PyDict_GetItemWithError(self._c.kwdefaults, self._c.names[i])
+                        if value == NULL:
+                            value = _NO_DEFAULT
+                    else:
+                        value = PyTuple_GET_ITEM(<PyObject *>self._kwdefaults, i - argcount)
                     if value == _NO_DEFAULT:
                         if not partial:
                             missing += 1
@@ -197,6 +206,20 @@ cdef class Binder:
         if hidden:
             PyObject_GC_Track(o)
         return out
+
+    cdef int _fill_kwdefaults_at_call(self, object kwdefaults) except -1:
+        """Look keyword-only defaults up in ``kwdefaults``, the function's
+        own ``__kwdefaults__`` dict, at each call rather than in the values
+        read when the binder was made: a wrapper's binder, which binds as a
+        call of the function would, with a dict changed in place.  The
+        layout keeps the values as they were read."""
+        if self.n_kwonly == 0 or kwdefaults is None:
+            return 0
+        self._kwdefaults_at_call = kwdefaults
+        self._c.kwdefaults = <PyObject *>kwdefaults
+        self._c.plain_max = -1  # the plain path fills keyword-only slots from _fill
+        self.max_positional = -1
+        return 0
 
     cdef inline bint _hide(self, PyObject *out) noexcept:
         """Take a half-built result from the collector (the empty tuple is

@@ -119,15 +119,19 @@ cdef object _binder_of_function(object func, PyObject *code_object):
         kwdefaults = _no_default_tuple(n_kwonly)
         required_kwonly = True
     else:
-        kwdefaults = PyTuple_New(n_kwonly)
+        # A lookup can run Python code (a key's own __eq__), which may read
+        # every object the collector tracks or change the dict: the values
+        # go into a list, the dict is held, and the tuple is made after.
+        kwdefaults_dict = <object>f.func_kwdefaults
+        found = []
         for i in range(n_kwonly):
-            value = PyDict_GetItemWithError(f.func_kwdefaults,
+            value = PyDict_GetItemWithError(<PyObject *>kwdefaults_dict,
                                             PyTuple_GET_ITEM(<PyObject *>names, argcount + i))
             if value == NULL:
                 value = _NO_DEFAULT
                 required_kwonly = True
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(<PyObject *>kwdefaults, i, value)
+            found.append(<object>value)
+        kwdefaults = tuple(found)
 
     first_default = argcount - ndefaults
     if ndefaults == 0 and (n_kwonly == 0 or kwdefaults is _no_defaults.get(n_kwonly)):

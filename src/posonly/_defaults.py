@@ -1,9 +1,10 @@
 """Where a wrapper's defaults come from, for both implementations.
 
 A wrapper binds each call with the defaults the function has at the call, as
-the interpreter does: it notes the ``__defaults__`` and ``__kwdefaults__``
-objects of the function its binder read them from, and a call that finds
-other objects there reads them again before it binds.  That function is
+the interpreter does: it looks keyword-only defaults up in that function's
+own ``__kwdefaults__`` dict at the call, notes the ``__defaults__`` and
+``__kwdefaults__`` objects it read, and a call that finds other objects there
+reads them again before it binds.  That function is
 :func:`defaults_source`'s.
 """
 

@@ -48,9 +48,10 @@ static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *
 /* Whether the function `source` (or Py_None: no function) holds other
    __defaults__ or __kwdefaults__ objects than `seen_defaults` and
    `seen_kwdefaults` (Py_None for none), those the wrapper's binder read: a
-   function's defaults are replaced, never changed in place (a tuple), and
-   its keyword-only defaults are replaced as a dict.  Two pointer compares
-   on every call. */
+   function's defaults are replaced, never changed in place (a tuple); its
+   keyword-only defaults dict may be replaced, or changed in place, which
+   the binder sees anyway (it looks them up there at the call).  Two
+   pointer compares on every call. */
 static inline int posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
                                            PyObject *seen_kwdefaults) {
     PyFunctionObject *f;

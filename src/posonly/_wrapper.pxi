@@ -145,12 +145,11 @@ cdef class Wrapper:
         if not callable(handler):
             kind = "before" if around is None else "around"
             raise TypeError(f"wrap() {kind}= must be callable, not {type(handler).__name__}")
-        self._binder = make_binder(Binder, binder_of_function, func)
         self._func = func
         self._handler = handler
         self._proceed = None
         self._source = func if _plain_code(func) != NULL else defaults_source(func)
-        _read_defaults(self)
+        _new_binder(self)
         if around is None:
             self._vectorcall = <vectorcallfunc>_wrapper_before_vectorcall
         else:
@@ -269,15 +268,20 @@ cdef class Wrapper:
         return f"<posonly.Wrapper of {self._func!r}>"
 
 
-cdef inline int _read_defaults(Wrapper self) except -1:
-    """Note the source's defaults objects as the binder has just read them."""
+cdef int _new_binder(Wrapper self) except -1:
+    """Make the binder of the function as it is now, and note the source's
+    defaults objects as the binder read them; the binder looks keyword-only
+    defaults up in the source's dict at each call, as the interpreter does."""
     cdef PyFunctionObject *f
+    binder = make_binder(Binder, binder_of_function, self._func)
     if self._source is None:
         self._seen_defaults = self._seen_kwdefaults = None
-        return 0
-    f = <PyFunctionObject *>self._source
-    self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
-    self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
+    else:
+        f = <PyFunctionObject *>self._source
+        self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
+        self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
+        (<Binder>binder)._fill_kwdefaults_at_call(self._seen_kwdefaults)
+    self._binder = binder
     return 0
 
 
@@ -288,9 +292,7 @@ cdef int _prepare(Wrapper self, bint around) except -1:
     call."""
     if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
                                 <PyObject *>self._seen_kwdefaults):
-        binder = make_binder(Binder, binder_of_function, self._func)
-        self._binder = binder
-        _read_defaults(self)
+        _new_binder(self)
     if around and self._proceed is None:
         self._proceed = Proceed(self._func, self._binder)
     return 0

@@ -39,26 +39,32 @@ method's binder does.
 What both implementations do alike (``tests/test_wrap_twins.py`` drives them
 side by side):
 
-- Defaults are the function's at the call, as the interpreter's: a call
-  after the function's ``__defaults__`` or ``__kwdefaults__`` was replaced
-  binds with the new ones (the values the handler gets, and the call of the
-  function).  The compiled wrapper compares the two objects with those its
-  binder read (two pointer compares per call) and remakes its binder on a
-  change.  A generated function has defaults of its own: where the function
-  has defaults, its first lines compare the function's objects with those it
-  was made with (constants of its code), and on a change ``_stale`` gives it
-  the new defaults and makes the call again from the arguments given (on
-  that first call after the change, an argument passed that is the former
-  default object itself counts as not given).  A ``__kwdefaults__`` dict
-  changed in place rather than replaced is not seen (in either), and a
-  parameter that had no default when the wrapper was made stays required in
-  the pure wrapper (the interpreter refuses the call before the wrapper's
-  code runs).
+- Defaults are the function's at the call, as the interpreter's: the values
+  the handler gets, and the call of the function.  A keyword-only default is
+  looked up in the function's own ``__kwdefaults__`` dict at the call, as
+  the interpreter looks it up, so a dict changed in place is seen: the
+  compiled wrapper's binder holds that dict and looks there, and a
+  generated function (and the pure binder a forwarding wrapper calls) has
+  that very dict as its own ``__kwdefaults__``.  A replaced ``__defaults__``
+  tuple or ``__kwdefaults__`` dict is seen too.  The compiled wrapper
+  compares the two objects with those its binder read (two pointer compares
+  per call) and remakes its binder on a change.  A generated function has
+  positional defaults of its own: where the function has defaults, its
+  first lines compare the function's objects with those it was made with
+  (constants of its code), and on a change ``_stale`` gives it the new
+  defaults and makes the call again from the arguments given (on that first
+  call after the change, an argument passed that is the former default
+  object itself counts as not given).  In the pure wrapper, a parameter
+  without a default in what it last read (none when it was made, or a
+  keyword-only default deleted in place) stays required when a replaced
+  tuple or dict gives it one, until a call passes it: the interpreter
+  refuses the call before the wrapper's code runs.
 - ``wrapper.layout`` is the layout of the values the handler gets (as
   ``binder.layout`` is of a binder's: a bound method's ``self`` and a
-  partial's arguments in neither), with the defaults the wrapper binds with:
-  the function's when it was made, and from the first call after a change
-  the new ones (``_stale`` or the remade binder sets it again).
+  partial's arguments in neither), with the defaults as they were read when
+  the wrapper was made, and again at the first call after either object was
+  replaced (``_stale`` or the remade binder sets it again); a dict changed
+  in place leaves it as it was, in both.
 - ``inspect.iscoroutinefunction`` answers as for the function;
   ``inspect.isgeneratorfunction`` and ``isasyncgenfunction`` answer False, as
   for a ``functools.wraps`` def: a wrapper is a function that returns the
@@ -187,8 +193,9 @@ class _LayoutAsMade(Layout):
     made, read when first asked for (a wrapper's layout, which only some
     handlers read, costs nothing until then): the ``defaults`` slot holds
     the function's ``__defaults__`` tuple and the ``_kwdefaults`` slot its
-    ``__kwdefaults__`` dict as they were (unset where None), until the other
-    fields are read; it then becomes a Layout."""
+    keyword-only defaults as they were, as a Layout holds them (unset where
+    there are none), until the other fields are read; it then becomes a
+    Layout."""
 
     __slots__ = ()
 
@@ -213,15 +220,20 @@ _SNAPSHOT_READS = frozenset((
 
 def _layout_as_made(func: Any) -> Layout:
     """A layout of the plain function ``func`` with its defaults as they are
-    now, whatever they are when the layout is first read."""
+    now, whatever they are when the layout is first read: the keyword-only
+    ones are copied (a dict changed in place changes the calls, not the
+    layout, as for the compiled wrapper's binder)."""
     self = object.__new__(_LayoutAsMade)
     set_ = object.__setattr__
     set_(self, "_function", func)
     defaults, kwdefaults = func.__defaults__, func.__kwdefaults__
     if defaults is not None:
         set_(self, "defaults", defaults)
-    if kwdefaults is not None:
-        set_(self, "_kwdefaults", kwdefaults)
+    if kwdefaults:
+        code = func.__code__
+        argcount = code.co_argcount
+        kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+        set_(self, "_kwdefaults", tuple([(k, kwdefaults[k]) for k in kwonly if k in kwdefaults]))
     return self
 
 
@@ -235,7 +247,7 @@ def _resolve_layout(layout: Any) -> None:
     except AttributeError:
         defaults = None
     try:
-        kwdefaults = get(layout, "_kwdefaults")
+        kwdefaults = dict(get(layout, "_kwdefaults"))
     except AttributeError:
         kwdefaults = None
     code = func.__code__
@@ -244,13 +256,12 @@ def _resolve_layout(layout: Any) -> None:
     index = total + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
     names = parameter_names(code, index)
     kwonly = names[argcount:total]
-    kwdefaults = kwdefaults or {}
     made = Layout(
         name=_name_of_function(func), posonly=names[:code.co_posonlyargcount],
         positional=names[code.co_posonlyargcount:argcount],
         varargs=names[total] if code.co_flags & 0x04 else None,
         kwonly=kwonly, varkw=names[index - 1] if code.co_flags & 0x08 else None,
-        defaults=defaults or (), kwdefaults={k: kwdefaults[k] for k in kwonly if k in kwdefaults},
+        defaults=defaults or (), kwdefaults=kwdefaults,
     )
     set_ = object.__setattr__
     for field in _SNAPSHOT_READS - {"_access"}:
@@ -393,7 +404,10 @@ def _wrapper_function(
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
     generated = _generate(f"def wrapper({params}):\n{check}{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
-    generated.__kwdefaults__ = dict(layout._kwdefaults) or None
+    generated.__kwdefaults__ = (
+        _kwdefaults_to_share(layout.kwonly, source) if source is not None
+        else dict(layout._kwdefaults) or None
+    )
     if source is not None:  # (a weak reference: a wrapper lives in no reference cycle)
         namespace[itself] = weakref.ref(generated)
     return generated  # type: ignore[no-any-return]
@@ -466,15 +480,31 @@ def _output_layout(func: Any) -> Layout:
     return Plan(call.layout, call).output
 
 
+def _binder_at_call(func: Any, source: Any) -> Any:
+    """A binder of ``func`` that binds with the defaults ``source`` (the
+    function its defaults come from, or None) has at the call: its function
+    shares ``source``'s ``__kwdefaults__`` dict (see _kwdefaults_to_share),
+    as the compiled wrapper's binder reads it at each call."""
+    from ._binder import Binder, _function_of
+    from ._create import binder_of_function
+
+    binder = make_binder(Binder, binder_of_function, func)
+    if source is not None:
+        function = _function_of(binder)
+        code = function.__code__
+        argcount = code.co_argcount
+        kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
+        if kwonly and function.__kwdefaults__:
+            function.__kwdefaults__ = _kwdefaults_to_share(kwonly, source)
+    return binder
+
+
 def _remade_binder(func: Any, source: Any) -> Tuple[Any, Tuple[Any, Any]]:
     """A binder of ``func`` read again, with the defaults objects it read;
     the forwarding wrappers of ``func`` that call this (their code is the
     caller's) get its layout."""
-    from ._binder import Binder
-    from ._create import binder_of_function
-
     seen = _seen_defaults(source)
-    binder = make_binder(Binder, binder_of_function, func)
+    binder = _binder_at_call(func, source)
     code = sys._getframe(1).f_code
     for referrer in _referrers(code):
         if type(referrer) is types.FunctionType and referrer.__code__ is code and any(
@@ -488,12 +518,9 @@ def _forwarding_wrapper(
     func: Any, before: Callable[[Tuple[Any, ...]], Any]
 ) -> Tuple[types.FunctionType, Layout]:
     """The wrapper and the layout of its values."""
-    from ._binder import Binder
-    from ._create import binder_of_function
-
     source = defaults_source(func)
     seen = _seen_defaults(source) if source is not None else None
-    bind = make_binder(Binder, binder_of_function, func)
+    bind = _binder_at_call(func, source)
     wrapper: types.FunctionType = (
         _forwarding(func, before, bind) if source is None
         else _forwarding_read(func, before, bind, source, seen, _remade_binder)
@@ -708,13 +735,15 @@ _FRESH: "weakref.WeakKeyDictionary[Any, Tuple[Any, Any, Any]]" = weakref.WeakKey
 
 
 def _read_defaults(generated: Any, function: Any) -> bool:
-    """Give ``generated`` the defaults ``function`` has now (its keyword-only
-    defaults, the only ones the interpreter looks up there).
+    """Give ``generated`` the defaults ``function`` has now: its
+    ``__defaults__``, and its ``__kwdefaults__`` dict itself (see
+    _kwdefaults_to_share).
 
     A parameter cannot be made required again once the interpreter binds
     it as optional: where ``function`` has lost defaults, ``generated``
-    keeps such a parameter optional, with ``_NO_DEFAULT``, and the answer
-    is False (each call then goes through ``_stale``)."""
+    keeps such a parameter optional, with ``_NO_DEFAULT`` (in a dict of its
+    own for a keyword-only one), and the answer is False (each call then
+    goes through ``_stale``)."""
     code = generated.__code__
     argcount = code.co_argcount
     kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
@@ -725,13 +754,32 @@ def _read_defaults(generated: Any, function: Any) -> bool:
         defaults = (_NO_DEFAULT,) * (capacity - len(defaults)) + tuple(defaults)
     generated.__defaults__ = defaults or None
     kwdefaults = function.__kwdefaults__ or {}
-    own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
-    for name in generated.__kwdefaults__ or ():
-        if name not in own:
-            own[name] = _NO_DEFAULT
-            complete = False
-    generated.__kwdefaults__ = own or None
+    had = generated.__kwdefaults__ or {}
+    lost = [name for name in kwonly if name in had and name not in kwdefaults]
+    if lost:
+        own = {k: kwdefaults[k] for k in kwonly if k in kwdefaults}
+        own.update(dict.fromkeys(lost, _NO_DEFAULT))
+        generated.__kwdefaults__ = own
+        return False
+    generated.__kwdefaults__ = _kwdefaults_to_share(kwonly, function)
     return complete
+
+
+def _kwdefaults_to_share(kwonly: Tuple[str, ...], function: Any) -> Optional[Dict[str, Any]]:
+    """What a generated function with the keyword-only parameters ``kwonly``
+    takes as its ``__kwdefaults__`` to bind as ``function`` does: the
+    function's own dict, where the interpreter looks each default up at the
+    call (so a dict changed in place is seen, as by calls of the function);
+    a copy of the defaults where ``function``'s keyword-only names differ
+    (never for the function a wrapper reads its defaults from)."""
+    kwdefaults = function.__kwdefaults__
+    if not kwonly or not kwdefaults:
+        return None
+    code = function.__code__
+    argcount = code.co_argcount
+    if parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:] == tuple(kwonly):
+        return kwdefaults  # type: ignore[no-any-return]
+    return {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
 
 
 def _calling_function(code: types.CodeType) -> Any:
@@ -874,8 +922,10 @@ def _wrapper_of_function(
     generated.__dict__ = state  # its attributes are its globals
     _set_state(generated, function, before if around is None else around, around is not None)
     if kwdefaults and n_kwonly:
-        # The interpreter looks up only the keyword-only names there.
-        generated.__kwdefaults__ = {k: kwdefaults[k] for k in kwonly if k in kwdefaults} or None
+        # The function's own dict: the interpreter looks each default up
+        # there at the call, so a dict changed in place is seen, as by
+        # calls of the function.
+        generated.__kwdefaults__ = kwdefaults
     generated.__qualname__ = name
     return generated
 
