@@ -80,6 +80,41 @@ def test_the_handler_sees_the_binders_values_and_the_call_is_the_functions(
             assert seen == [], where
 
 
+@pytest.mark.parametrize("kind", ["before", "around"])
+@given(layout=layouts(), seed=st.integers(0, 2**32))
+def test_a_kwdefaults_dict_changed_in_place_is_seen_as_by_the_function(impl, kind, layout, seed):
+    """Keyword-only defaults set, changed and deleted in the function's own
+    ``__kwdefaults__`` dict between calls: each call of the wrapper answers
+    as the function does then, and its handler sees what a binder made then
+    returns (a binder reads the defaults once, when it is made)."""
+    rng = random.Random(seed)
+    func = make_function(layout)
+    if func.__kwdefaults__ is None:
+        func.__kwdefaults__ = {}
+    kwdefaults = func.__kwdefaults__
+    seen = []
+    wrapper = impl.wrap(func, **_recording_handler(kind, seen))
+    names = list(layout.kwonly) + ["not_a_parameter"]
+    for step in range(CALLS_PER_LAYOUT):
+        name = rng.choice(names)
+        if rng.random() < 0.4 and name in kwdefaults:
+            del kwdefaults[name]
+        else:
+            kwdefaults[name] = Value(f"{name} at step {step}")
+        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
+        kwargs = _kwargs(kwnames, kwvalues)
+        expected = outcome(lambda: func(*args, **kwargs))
+        seen.clear()
+        got = outcome(lambda: wrapper(*args, **kwargs))
+        where = f"{layout!r} with {kwdefaults} called with {args}, {kwargs}"
+        _same(got, expected, where)
+        if expected[0] == "ok":
+            assert len(seen) == 1, where
+            assert same_object_tree(seen[0], impl.binder(func)(*args, **kwargs)), where
+        else:
+            assert seen == [], where
+
+
 @given(layout=layouts(), seed=st.integers(0, 2**32))
 def test_methods_answer_as_the_functions_methods(impl, layout, seed):
     """On a class, a wrapper is a method (the instance first in the values);

@@ -404,8 +404,9 @@ def _wrapper_function(
         body = f"    return {handler}({proceed}, {shape.values(copy_varkw=False)})\n"
     generated = _generate(f"def wrapper({params}):\n{check}{body}", namespace, "wrapper")
     generated.__defaults__ = layout.defaults or None
+    shared = source if source is not None or not layout.kwonly else defaults_source(func)
     generated.__kwdefaults__ = (
-        _kwdefaults_to_share(layout.kwonly, source) if source is not None
+        _kwdefaults_to_share(layout.kwonly, shared) if shared is not None
         else dict(layout._kwdefaults) or None
     )
     if source is not None:  # (a weak reference: a wrapper lives in no reference cycle)
@@ -494,7 +495,7 @@ def _binder_at_call(func: Any, source: Any) -> Any:
         code = function.__code__
         argcount = code.co_argcount
         kwonly = parameter_names(code, argcount + code.co_kwonlyargcount)[argcount:]
-        if kwonly and function.__kwdefaults__:
+        if kwonly:
             function.__kwdefaults__ = _kwdefaults_to_share(kwonly, source)
     return binder
 
@@ -773,7 +774,7 @@ def _kwdefaults_to_share(kwonly: Tuple[str, ...], function: Any) -> Optional[Dic
     a copy of the defaults where ``function``'s keyword-only names differ
     (never for the function a wrapper reads its defaults from)."""
     kwdefaults = function.__kwdefaults__
-    if not kwonly or not kwdefaults:
+    if not kwonly or kwdefaults is None:
         return None
     code = function.__code__
     argcount = code.co_argcount
@@ -921,7 +922,7 @@ def _wrapper_of_function(
     )
     generated.__dict__ = state  # its attributes are its globals
     _set_state(generated, function, before if around is None else around, around is not None)
-    if kwdefaults and n_kwonly:
+    if kwdefaults is not None and n_kwonly:
         # The function's own dict: the interpreter looks each default up
         # there at the call, so a dict changed in place is seen, as by
         # calls of the function.
