@@ -165,11 +165,12 @@ static int posonly_store_dict(const posonly_plan *plan, PyObject *out, PyObject 
    fills them: 0 when done, 1 for the general path (a parameter without a
    default), -1 with an exception set.  A lookup can run Python code (a key
    of the dict's with an __eq__ of its own), so `out`, which has holes, is
-   kept from the collector meanwhile. */
+   kept from the collector meanwhile (and tracked after, as a new tuple is:
+   its items are any objects). */
 static int posonly_fill_kwdefaults(const posonly_plan *plan, PyObject *out) {
-    int tracked = PyObject_GC_IsTracked(out), status = 0;
+    int status = 0;
     Py_ssize_t i;
-    if (tracked) PyObject_GC_UnTrack(out);
+    PyObject_GC_UnTrack(out);
     for (i = plan->argcount; i < plan->total_args; i++) {
         if (PyTuple_GET_ITEM(out, i) == NULL) {
             PyObject *value = PyDict_GetItemWithError(plan->kwdefaults, plan->names[i]);
@@ -181,7 +182,7 @@ static int posonly_fill_kwdefaults(const posonly_plan *plan, PyObject *out) {
             PyTuple_SET_ITEM(out, i, value);
         }
     }
-    if (tracked) PyObject_GC_Track(out);
+    PyObject_GC_Track(out);
     return status;
 }
 
