@@ -174,6 +174,35 @@ def test_signatures_follow_changed_attributes(impl, data, func):
                 check(func, eval_str=False, globals={}, locals={})
 
 
+def test_a_signature_whose_annotations_lookup_empties_the_defaults(impl):
+    """Looking a parameter's annotation up runs Python code where a key of
+    ``__annotations__`` has an ``__eq__`` of its own: here it empties
+    ``__kwdefaults__``, freeing the default unless the signature being made
+    holds it, as inspect's own code does."""
+    for _ in range(20):
+        def f(*, k=None):
+            pass
+
+        class Emptying(str):
+            __hash__ = str.__hash__
+
+            def __eq__(self, other):
+                f.__kwdefaults__.clear()
+                garbage = [[i] for i in range(100)]  # reuses freed memory
+                return str.__eq__(self, other) and bool(garbage)
+
+        def fresh():
+            f.__kwdefaults__ = {"k": ["default"] * 3}
+            f.__annotations__ = {Emptying("k"): int}
+            return f
+
+        expected = inspect_from_callable(inspect.Signature, fresh())
+        with binder_class(impl):
+            got = posonly.signature(fresh())
+        assert got == expected
+        assert got.parameters["k"].default == ["default"] * 3
+
+
 def test_signatures_the_drop_in_leaves_to_inspect(impl):
     """Names a code object may hold that are not parameter names, and
     options: inspect answers, word for word."""

@@ -878,17 +878,19 @@ def function_signature(cls, func, follow_wrapped=True):
         default = NULL
         if kwdefaults != NULL:
             default = PyDict_GetItemWithError(kwdefaults, name)
-        _add_parameter(params, name, KEYWORD_ONLY, default if default != NULL else <PyObject *>_empty,
-                       annotations)
+        # Held: making the Parameter can run Python code (a collection's
+        # finalizers, an annotations key's own __eq__) that empties the dict.
+        held_default = <object>default if default != NULL else _empty
+        _add_parameter(params, name, KEYWORD_ONLY, <PyObject *>held_default, annotations)
     if has_varkw:
         _add_parameter(params, name_items[index], VAR_KEYWORD, <PyObject *>_empty, annotations)
 
     sig = _new_instance(cls)
     cdef PyObject *return_annotation = PyDict_GetItemWithError(<PyObject *>annotations, <PyObject *>_RETURN)
+    held_return = <object>return_annotation if return_annotation != NULL else _empty  # (as above)
     proxy = PyDictProxy_New(params)
     _set_slot(<PyObject *>sig, _SIG_PARAMETERS, <PyObject *>proxy)
-    _set_slot(<PyObject *>sig, _SIG_RETURN,
-              return_annotation if return_annotation != NULL else <PyObject *>_empty)
+    _set_slot(<PyObject *>sig, _SIG_RETURN, <PyObject *>held_return)
     return sig
 
 
