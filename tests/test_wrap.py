@@ -55,6 +55,23 @@ def _recording_handler(kind, seen):
     return {"around": around}
 
 
+def _check_a_call(rng, layout, func, wrapper, seen, bind, what):
+    """One generated call: the wrapper answers as ``func``, and its handler
+    (recording into ``seen``) saw what ``bind`` returns, or nothing."""
+    args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
+    kwargs = _kwargs(kwnames, kwvalues)
+    expected = outcome(lambda: func(*args, **kwargs))
+    seen.clear()
+    got = outcome(lambda: wrapper(*args, **kwargs))
+    where = f"{what} called with {args}, {kwargs}"
+    _same(got, expected, where)
+    if expected[0] == "ok":
+        assert len(seen) == 1, where
+        assert same_object_tree(seen[0], bind(*args, **kwargs)), where
+    else:
+        assert seen == [], where
+
+
 @pytest.mark.parametrize("kind", ["before", "around"])
 @given(layout=layouts(), seed=st.integers(0, 2**32))
 def test_the_handler_sees_the_binders_values_and_the_call_is_the_functions(
@@ -66,18 +83,7 @@ def test_the_handler_sees_the_binders_values_and_the_call_is_the_functions(
     seen = []
     wrapper = impl.wrap(func, **_recording_handler(kind, seen))
     for _ in range(CALLS_PER_LAYOUT):
-        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
-        kwargs = _kwargs(kwnames, kwvalues)
-        expected = outcome(lambda: func(*args, **kwargs))
-        seen.clear()
-        got = outcome(lambda: wrapper(*args, **kwargs))
-        where = f"{layout!r} called with {args}, {kwargs}"
-        _same(got, expected, where)
-        if expected[0] == "ok":
-            assert len(seen) == 1, where
-            assert same_object_tree(seen[0], bind(*args, **kwargs)), where
-        else:
-            assert seen == [], where
+        _check_a_call(rng, layout, func, wrapper, seen, bind, f"{layout!r}")
 
 
 @pytest.mark.parametrize("kind", ["before", "around"])
@@ -101,18 +107,8 @@ def test_a_kwdefaults_dict_changed_in_place_is_seen_as_by_the_function(impl, kin
             del kwdefaults[name]
         else:
             kwdefaults[name] = Value(f"{name} at step {step}")
-        args, kwnames, kwvalues = generate_call(rng, layout, allow_odd_names=False)
-        kwargs = _kwargs(kwnames, kwvalues)
-        expected = outcome(lambda: func(*args, **kwargs))
-        seen.clear()
-        got = outcome(lambda: wrapper(*args, **kwargs))
-        where = f"{layout!r} with {kwdefaults} called with {args}, {kwargs}"
-        _same(got, expected, where)
-        if expected[0] == "ok":
-            assert len(seen) == 1, where
-            assert same_object_tree(seen[0], impl.binder(func)(*args, **kwargs)), where
-        else:
-            assert seen == [], where
+        _check_a_call(rng, layout, func, wrapper, seen, impl.binder(func),
+                      f"{layout!r} with {kwdefaults}")
 
 
 @given(layout=layouts(), seed=st.integers(0, 2**32))
