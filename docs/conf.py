@@ -29,7 +29,10 @@ exclude_patterns = ["_build"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 
-html_theme = "alabaster"
+# Furo, as attrs uses: its code blocks wrap long lines rather than clip them
+# behind a scrollbar, and its API entries keep a signature on one screen.
+html_theme = "furo"
+html_title = f"posonly {release}"
 html_static_path = []
 
 autodoc_member_order = "bysource"
