@@ -29,8 +29,8 @@ exclude_patterns = ["_build"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 
-# Furo, as attrs uses: its code blocks wrap long lines rather than clip them
-# behind a scrollbar, and its API entries keep a signature on one screen.
+# Furo, as attrs uses: a content column wide enough for the pages' code
+# blocks and the API's signatures to show whole lines.
 html_theme = "furo"
 html_title = f"posonly {release}"
 html_static_path = []
