@@ -14,6 +14,14 @@ nothing: a user's ``pip install`` behaves the same there as anywhere):
   POSONLY_ANNOTATE=1           write the annotated HTML beside each source file
                                (src/posonly/_bind.html, _binder.html, ...)
 
+An editable or in-place build (``pip install -e .``, ``setup.py develop``,
+``build_ext --inplace``) puts the extensions beside their sources, where a
+compiled module is imported before a ``.py`` file of the same name: it
+compiles no ``posonly._options`` there, so that module runs from its source
+and an edit to ``_options.py`` is never hidden by an older build of it.
+(``_bind`` has no ``.py`` to hide: edits to ``.pyx``, ``.pxi`` and ``.h``
+files need a rebuild, as ever.)
+
 The module does not declare itself free-threading compatible: on a
 free-threaded interpreter importing it turns the GIL back on (see
 docs/free-threading.md).
@@ -27,6 +35,16 @@ from setuptools import setup
 
 def _flag(name):
     return os.environ.get(name, "").lower() in ("1", "true", "yes")
+
+
+def _in_place():
+    """Whether this build puts the extensions beside their sources."""
+    commands = sys.argv[1:]
+    return (
+        "editable_wheel" in commands  # PEP 660's build_editable (pip install -e .)
+        or "develop" in commands
+        or ("build_ext" in commands and ("--inplace" in commands or "-i" in commands))
+    )
 
 
 def _extensions():
@@ -94,8 +112,10 @@ def _extensions():
         extra_link_args=link_args,
         optional=not required,
     )
+    if _in_place():
+        print("posonly: an in-place build: posonly._options runs from its source")
     extensions = cythonize(
-        [extension, options, floor],
+        [extension, floor] if _in_place() else [extension, options, floor],
         # No freethreading_compatible: the fast paths read shared mutable
         # objects (a caller's dict, the patch's cache) that only the GIL
         # guards.

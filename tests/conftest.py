@@ -1,7 +1,9 @@
 import importlib
+import importlib.machinery
 import os
 import sys
 import types
+from typing import Dict, List
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +65,80 @@ def impl(request: pytest.FixtureRequest) -> types.SimpleNamespace:
 @pytest.fixture(scope="session")
 def default_impl() -> types.ModuleType:
     return posonly
+
+
+# -- the installed package against the tree's sources ---------------------------
+
+SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "posonly")
+"""The tree's package; the tests import the installed one."""
+SOURCE_SUFFIXES = (".py", ".pyx", ".pxi", ".pxd", ".h")
+
+
+def _sources(top: str) -> Dict[str, str]:
+    found = {}
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(SOURCE_SUFFIXES):
+                path = os.path.join(folder, name)
+                found[os.path.relpath(path, top)] = path
+    return found
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def stale_sources(installed: str, source: str = SOURCE) -> List[str]:
+    """What the installed package at ``installed`` lacks of the tree's
+    ``source``: a source file missing or different there, or, when the
+    package is the tree itself (an editable install), an extension module
+    built before a source it is built from was last changed."""
+    if not os.path.isdir(source):
+        return []
+    if os.path.realpath(installed) != os.path.realpath(source):
+        there = _sources(installed)
+        return sorted(
+            name for name, path in _sources(source).items()
+            if name not in there or _read(there[name]) != _read(path)
+        )
+    stale = []
+    for folder, dirs, files in os.walk(source):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if not name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                continue
+            built = os.path.join(folder, name)
+            stem = name.split(".", 1)[0]
+            if os.path.exists(os.path.join(folder, stem + ".py")):
+                # It hides its own source: always older than what it runs.
+                inputs = [os.path.join(folder, stem + ".py")]
+            else:  # a .pyx with the .pxi and .h files beside it and above it
+                inputs = [
+                    os.path.join(where, other)
+                    for where in {folder, source}
+                    for other in os.listdir(where)
+                    if other.endswith((".pyx", ".pxi", ".pxd", ".h"))
+                ]
+            if any(os.path.getmtime(path) > os.path.getmtime(built) for path in inputs):
+                stale.append(os.path.relpath(built, source))
+    return sorted(stale)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The tests import the installed package: one older than the tree's
+    sources would test old code and pass.  Stop at once, saying so, unless
+    the package is a wheel built from this tree (POSONLY_FROM_WHEEL=1, as
+    scripts/test-interpreter.sh and CI install it)."""
+    if os.environ.get("POSONLY_FROM_WHEEL") == "1":
+        return
+    installed = os.path.dirname(os.path.abspath(posonly.__file__))
+    stale = stale_sources(installed)
+    if stale:
+        shown = ", ".join(stale[:8]) + (", ..." if len(stale) > 8 else "")
+        pytest.exit(
+            f"the installed posonly ({installed}) is older than the sources in src/posonly "
+            f"({shown}); reinstall it: pip install --no-build-isolation .",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )

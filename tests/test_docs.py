@@ -13,6 +13,7 @@
   page documents every name of ``posonly.__all__``.
 """
 
+import importlib.machinery
 import importlib.util
 import os
 import pathlib
@@ -139,3 +140,33 @@ def test_the_documentation_builds_with_warnings_as_errors(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "html" / "api.html").exists()
+
+
+def test_a_stale_install_is_found(tmp_path):
+    """tests/conftest.py stops a session whose installed package is older
+    than the tree's sources; its check finds a changed, a missing and
+    (in an editable install) an outdated compiled file."""
+    from conftest import stale_sources
+
+    source, installed = tmp_path / "src", tmp_path / "site"
+    for top in (source, installed):
+        (top / "bench").mkdir(parents=True)
+        (top / "_served.py").write_text("x = 1\n")
+        (top / "_binder.pxi").write_text("# pxi\n")
+        (top / "bench" / "suites.py").write_text("y = 2\n")
+    assert stale_sources(str(installed), str(source)) == []
+    (source / "_served.py").write_text("x = 2\n")
+    (source / "new.py").write_text("z = 3\n")
+    assert stale_sources(str(installed), str(source)) == ["_served.py", "new.py"]
+    # Editable: the package is the tree; a compiled module built before its
+    # source was changed (one that hides a .py of its name, or one of .pyx).
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (source / "_options.py").write_text("o = 1\n")
+    (source / "_bind.pyx").write_text("# pyx\n")
+    for name in ("_options", "_bind"):
+        (source / (name + suffix)).write_bytes(b"")
+        os.utime(source / (name + suffix), (1, 1))
+    assert stale_sources(str(source), str(source)) == sorted(["_options" + suffix, "_bind" + suffix])
+    os.utime(source / ("_options" + suffix))
+    os.utime(source / ("_bind" + suffix))
+    assert stale_sources(str(source), str(source)) == []

@@ -70,10 +70,18 @@ def _observe(entry: str, reason: Optional[str]) -> None:
 
 
 class Served:
-    """A record of what the drop-in's entry points served (see the module's
-    docstring).  Use it as a context manager, or ``start()`` and ``stop()``
-    it; read it with ``report()``, or with ``served``, ``fell_back``,
-    ``by_entry()``, ``by_reason()`` and ``by_caller()``."""
+    """A record of what the drop-in's entry points served, made by
+    :func:`record_served`.  While it is started (a ``with`` block, or
+    ``start()`` to ``stop()``) every call of an entry point
+    (``inspect.signature``, ``Signature.from_callable``,
+    ``posonly.signature``, ``Signature.bind``, ``bind_partial``,
+    ``BoundArguments.apply_defaults``, ``inspect.getfullargspec``,
+    ``inspect.getcallargs``) is counted: served or fallen back to inspect's
+    own code, by entry point, by reason and by caller (the file and line of
+    the first frame outside posonly and inspect).  Records may overlap (each
+    counts what it sees) and may be started again.  Read it with
+    ``report()``, or with ``served``, ``fell_back``, ``by_entry()``,
+    ``by_reason()`` and ``by_caller()``."""
 
     def __init__(self) -> None:
         self._counts: Dict[Tuple[str, Optional[str], str], int] = {}

@@ -1050,7 +1050,10 @@ def wrap(
     values tuple (the same or another) and returns its result; the call
     returns what ``around`` returns.  A call that does not bind raises the
     interpreter's own ``TypeError`` before any handler runs; a call binds
-    with the defaults ``func`` has at the call (see the module's notes).  The signature
+    with the defaults ``func`` has at the call: a replaced ``__defaults__``
+    or ``__kwdefaults__``, or that dict changed in place, is seen at the
+    next call, as the interpreter sees it (``wrapper.layout`` keeps the
+    defaults it last read, not a dict's in-place changes).  The signature
     bound is the one ``func`` advertises, as :func:`posonly.binder` binds
     it.  A ``classmethod`` or ``staticmethod`` object gives the same kind of
     object around a wrapper of its function.
