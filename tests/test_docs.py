@@ -17,6 +17,7 @@ import importlib.machinery
 import importlib.util
 import os
 import pathlib
+import posixpath
 import re
 import subprocess
 import sys
@@ -78,6 +79,26 @@ for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
 print("checked", checked)
 '''
 
+# Runs one page's doctest examples (the ``>>>`` lines of the API reference's
+# entries), in order, in one namespace: argv[1] the page, argv[2] the
+# implementation expected.
+DOCTEST_RUNNER = r'''
+import doctest, sys
+import posonly
+
+path, expected = sys.argv[1], sys.argv[2]
+assert posonly.IMPLEMENTATION == expected, (posonly.IMPLEMENTATION, expected)
+with open(path, encoding="utf-8") as file:
+    text = file.read()
+test = doctest.DocTestParser().get_doctest(text, {"__name__": "__docs__"}, path, path, 0)
+runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+runner.run(test)
+failed, attempted = runner.summarize(verbose=False)
+assert attempted, f"{path}: no example"
+print("checked", attempted)
+sys.exit(1 if failed else 0)
+'''
+
 
 def python_blocks(page):
     return re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
@@ -91,6 +112,23 @@ def test_every_python_example_runs_as_written(page, impl):
         env["POSONLY_PURE_PYTHON"] = "1"
     result = subprocess.run(
         [sys.executable, "-X", "dev", "-W", "error", "-c", RUNNER, str(page), impl.name],
+        capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _doctests(page):
+    return re.search(r"^\s*>>> ", page.read_text(encoding="utf-8"), re.M) is not None
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if _doctests(p)], ids=lambda p: p.name)
+def test_every_reference_example_runs_as_written(page, impl):
+    env = dict(os.environ)
+    env.pop("POSONLY_PURE_PYTHON", None)
+    if impl.name == "python":
+        env["POSONLY_PURE_PYTHON"] = "1"
+    result = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error", "-c", DOCTEST_RUNNER, str(page), impl.name],
         capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -126,20 +164,110 @@ def test_the_api_page_documents_every_public_name():
 
 
 def _have_sphinx():
-    return all(importlib.util.find_spec(name) is not None for name in ("sphinx", "myst_parser"))
+    return all(importlib.util.find_spec(name) is not None for name in ("sphinx", "myst_parser", "furo"))
 
 
-@pytest.mark.skipif(not _have_sphinx(), reason="sphinx and myst-parser are not installed")
-def test_the_documentation_builds_with_warnings_as_errors(tmp_path):
+needs_sphinx = pytest.mark.skipif(not _have_sphinx(), reason="sphinx, myst-parser and furo are not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site, built once with warnings as errors: its html folder."""
+    out = tmp_path_factory.mktemp("site")
     env = dict(os.environ)
     env.pop("PYTHONWARNINGS", None)
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
-         "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / "html")],
-        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=600,
+         "-d", str(out / "doctrees"), str(DOCS), str(out / "html")],
+        capture_output=True, text=True, env=env, cwd=str(out), timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "html" / "api.html").exists()
+    return out / "html"
+
+
+@needs_sphinx
+def test_the_documentation_builds_with_warnings_as_errors(site):
+    assert (site / "api.html").exists()
+
+
+def _public_members(cls, instance):
+    """The public attributes and methods a class of posonly's gives its
+    instances: those its own classes define (or declare, or set on the
+    instance), not those of a base outside posonly (functools.partial's,
+    inspect.Signature's)."""
+    names = set()
+    for klass in type(instance).__mro__ + cls.__mro__:
+        if klass.__module__.split(".")[0] == "posonly":
+            names |= set(vars(klass)) | set(vars(klass).get("__annotations__", {}))
+    try:
+        names |= set(object.__getattribute__(instance, "__dict__"))
+    except (AttributeError, TypeError):
+        pass
+    return {name for name in names if not name.startswith("_")}
+
+
+def _instances(namespace):
+    def f(a, /, b=2, *, c):
+        pass
+
+    return {
+        "Binder": namespace.binder(f),
+        "Wrapper": namespace.wrap(f, before=print),
+        "Layout": posonly.Layout.from_callable(f),
+        "Served": posonly.record_served(),
+        "Signature": posonly.signature(f),
+    }
+
+
+@needs_sphinx
+def test_the_reference_lists_every_public_name_and_member_and_no_other(site):
+    """Read from the built site's inventory: every name of posonly.__all__,
+    and every public attribute and method of its classes that both
+    implementations have, is documented; nothing documented is missing from
+    either (a partial's func, args and keywords are not a binder's)."""
+    from sphinx.util.inventory import InventoryFile
+
+    from conftest import IMPLEMENTATIONS, _load
+
+    with open(site / "objects.inv", "rb") as file:
+        inventory = InventoryFile.load(file, "", posixpath.join)
+    documented = {name for kind, entries in inventory.items() if kind.startswith("py:")
+                  for name in entries if name.startswith("posonly.")}
+    assert {"posonly." + name for name in posonly.__all__} <= documented
+    try:
+        namespaces = [_load(name) for name in IMPLEMENTATIONS]
+    except pytest.skip.Exception:  # only the pure twin here: its class shows partial's
+        pytest.skip("the compiled binder is not built")
+    classes = [name for name in posonly.__all__ if isinstance(getattr(posonly, name), type)]
+    assert sorted(classes) == ["Binder", "Layout", "Served", "Signature", "Wrapper"]
+    for name in classes:
+        per_implementation = [
+            _public_members(getattr(namespace, name, getattr(posonly, name)), _instances(namespace)[name])
+            for namespace in namespaces
+        ]
+        shared = set.intersection(*per_implementation)
+        listed = {entry.rsplit(".", 1)[1] for entry in documented
+                  if entry.startswith(f"posonly.{name}.")}
+        assert shared - listed == set(), f"posonly.{name}: not in the reference"
+        assert listed - shared == set(), f"posonly.{name}: documented, but not every implementation has it"
+
+
+@needs_sphinx
+def test_every_reference_entry_has_an_example(site):
+    """Each documented object's own text (not its members') holds a ``>>>``
+    example, which test_every_reference_example_runs_as_written runs."""
+    bs4 = pytest.importorskip("bs4")  # a dependency of furo
+    page = bs4.BeautifulSoup((site / "api.html").read_text(encoding="utf-8"), "html.parser")
+    entries = page.select("dt[id^='posonly.']")
+    assert len(entries) >= len(posonly.__all__)
+    without = []
+    for term in entries:
+        body = term.find_next_sibling("dd")
+        for nested in body.find_all("dl"):
+            nested.extract()
+        if ">>>" not in body.get_text():
+            without.append(term["id"])
+    assert without == []
 
 
 def test_a_stale_install_is_found(tmp_path):
