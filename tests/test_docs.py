@@ -149,6 +149,36 @@ def test_the_readme_is_short_and_starts_with_install_and_an_example():
     assert "```python" in first_screen
 
 
+CODE_WIDTH = 88
+"""The characters of a code block's line that the site's content column
+(Furo's, in a 1280 px window) shows without scrolling."""
+
+
+def _code_lines(page):
+    """(line number, line) of every line of the page's code: its fenced
+    blocks, and the ``>>>`` examples (with their output) in its reST."""
+    fence = None
+    in_example = False
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            fence = line[3:].strip() if fence is None else None
+            in_example = False
+            continue
+        if fence == "{eval-rst}":
+            in_example = line.strip().startswith(">>>") or (in_example and line.strip() != "")
+            if in_example:
+                yield number, line.strip()
+        elif fence is not None and not fence.startswith("{"):
+            yield number, line
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_code_lines_fit_the_page(page):
+    too_long = [f"{page.name}:{number}: {len(line)} characters"
+                for number, line in _code_lines(page) if len(line) > CODE_WIDTH]
+    assert too_long == []
+
+
 def test_the_readmes_links_lead_somewhere():
     text = README.read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
