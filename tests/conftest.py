@@ -137,8 +137,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     stale = stale_sources(installed)
     if stale:
         shown = ", ".join(stale[:8]) + (", ..." if len(stale) > 8 else "")
-        pytest.exit(
-            f"the installed posonly ({installed}) is older than the sources in src/posonly "
-            f"({shown}); reinstall it: pip install --no-build-isolation .",
-            returncode=pytest.ExitCode.USAGE_ERROR,
-        )
+        if os.path.realpath(installed) == os.path.realpath(SOURCE):
+            problem = f"an editable install whose compiled modules are older than their sources ({shown})"
+            again = "pip install --no-build-isolation -e ."
+        else:
+            problem = f"an installed posonly ({installed}) older than src/posonly ({shown} differ)"
+            again = "pip install --no-build-isolation ."
+        pytest.exit(f"the tests would run {problem}; build it again: {again}",
+                    returncode=pytest.ExitCode.USAGE_ERROR)
