@@ -5,12 +5,19 @@
   in one namespace).  A statement whose line ends in ``# -> VALUE`` must
   give a value whose ``repr`` is VALUE; one whose line ends in
   ``# SomeError: message`` must raise that exception with that message.
+- Every ``>>>`` example of the API reference runs as a doctest, under each
+  implementation, the page's examples in order in one namespace.
+- Every line of a page's code fits the site's content column.
 - The README is a door: at most 150 lines, with ``pip install`` and a first
   example in its first 40.
 - The documentation site builds with warnings as errors (a broken reference
-  or a stale API name fails), where Sphinx and MyST are installed (the test
-  requirements install them for one interpreter, CPython 3.13), and its API
-  page documents every name of ``posonly.__all__``.
+  or a stale API name fails), where Sphinx, MyST and Furo are installed (the
+  test requirements install them for one interpreter, CPython 3.13).  Its
+  inventory (objects.inv) lists every name of ``posonly.__all__`` and every
+  public attribute and method both implementations give its classes, and
+  nothing else; each entry of the reference holds an example.
+- The check that stops a session on an installed package older than the
+  tree's sources (tests/conftest.py) finds what it should.
 """
 
 import importlib.machinery
