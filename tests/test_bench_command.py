@@ -6,6 +6,7 @@ timed), never how fast anything is: speed is the bench's to measure, not a
 test's to assert.
 """
 
+import copy
 import json
 import os
 import subprocess
@@ -201,6 +202,11 @@ def test_the_report_fits_the_width(mixed, width):
     result, _ = mixed
     text = report.format_report(result, width)
     assert max(map(len, text.splitlines())) <= width
+    untraced = copy.deepcopy(result)  # as where there is no tracemalloc (PyPy)
+    untraced["creation"]["memory"]["measured"] = False
+    untraced_text = report.format_report(untraced, width)
+    assert "bytes kept per object: not measured" in unwrapped(untraced_text)
+    assert max(map(len, untraced_text.splitlines())) <= width
     # Every ratio of every row is printed, as the JSON has it, in some block.
     for key in TABLES:
         for row in result[key]["rows"]:

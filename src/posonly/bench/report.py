@@ -273,7 +273,8 @@ def format_creation(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
     values.append(("+-", _with_geomean([_pct(_row_spread(row)) for row in rows], section, False)))
     lines = _title(section, width) + _grid([("signature", names)], values, width)
     if not section["memory"]["measured"]:
-        lines.append("bytes kept per object: not measured (this interpreter has no tracemalloc)")
+        lines += _wrap("bytes kept per object: not measured (this interpreter has no "
+                       "tracemalloc)", width)
     else:
         lines += _wrap(f"bytes kept per object (tracemalloc, "
                        f"{section['memory']['objects_per_measurement']} fresh functions), and "
