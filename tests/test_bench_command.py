@@ -6,6 +6,7 @@ timed), never how fast anything is: speed is the bench's to measure, not a
 test's to assert.
 """
 
+import copy
 import json
 import os
 import subprocess
@@ -29,6 +30,12 @@ def bench(*args, env=None, check=True):
     )
 
 
+def unwrapped(text):
+    """The report's prose as one line per paragraph (its wrapped lines go on
+    indented by two spaces)."""
+    return text.replace("\n  ", " ")
+
+
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
     """One tiny run of the rows named "mixed kinds", in every table."""
@@ -48,6 +55,7 @@ def test_the_json_describes_itself(mixed):
     assert meta["implementation"] == posonly.IMPLEMENTATION
     assert meta["filter"] == "mixed kinds"
     assert meta["settings"]["name"] == "tiny"
+    stdout = unwrapped(stdout)
     assert f"interpreter: {meta['build']}" in stdout
     assert "filter: -k 'mixed kinds'" in stdout
 
@@ -166,12 +174,101 @@ def test_the_compiled_mode_times_the_compiled_binder(mixed):
     (["-k", "no such row anywhere"], "no row matches -k 'no such row anywhere'"),
     (["--tables", "binding,nonsense"], "unknown table 'nonsense'"),
     (["--tables", "creation", "-k", "keyword-only"], "no row matches -k 'keyword-only'"),
+    (["--tables", ""], "--tables names no table; the tables are " + ", ".join(TABLES)),
+    (["--tables", " , "], "--tables names no table; the tables are " + ", ".join(TABLES)),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--quick"], "argument --quick: not allowed with argument --tiny"),
 ])
 def test_bad_options_fail_before_the_run(args, message):
     result = bench(*args, check=False)
     assert result.returncode == 2
-    assert message in result.stderr
+    assert result.stderr.startswith("posonly bench: ") and message in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr  # one line naming what is wrong
     assert result.stdout == ""  # nothing was measured, nothing reported
+
+
+def test_the_default_tables_leave_the_creation_table_out():
+    from posonly import bench as suite
+
+    assert suite.chosen_tables(None, None) == [t for t in TABLES if t != "creation"]
+    assert suite.chosen_tables("mixed", None) == list(TABLES)  # -k looks everywhere
+    assert suite.chosen_tables(None, ["creation"]) == ["creation"]
+
+
+@pytest.mark.parametrize("width", [60, 80, 100, 140])
+def test_the_report_fits_the_width(mixed, width):
+    from posonly.bench import report
+
+    result, _ = mixed
+    text = report.format_report(result, width)
+    assert max(map(len, text.splitlines())) <= width
+    untraced = copy.deepcopy(result)  # as where there is no tracemalloc (PyPy)
+    untraced["creation"]["memory"]["measured"] = False
+    untraced_text = report.format_report(untraced, width)
+    assert "bytes kept per object: not measured" in unwrapped(untraced_text)
+    assert max(map(len, untraced_text.splitlines())) <= width
+    # Every ratio of every row is printed, as the JSON has it, in some block.
+    for key in TABLES:
+        for row in result[key]["rows"]:
+            for column, ratio in row["ratios"].items():
+                if key != "pep570":
+                    assert report._ratio(ratio, 0).strip() in text, (key, column)
+
+
+def test_the_command_fits_columns():
+    done = bench("-k", "mixed kinds", "--tables", "binding,wrapping", env={"COLUMNS": "72"})
+    assert max(map(len, done.stdout.splitlines())) <= 72
+    wide = bench("-k", "mixed kinds", "--tables", "binding", env={"COLUMNS": "250"})
+    assert max(map(len, wide.stdout.splitlines())) > 100  # one block: the room is used
+
+
+def _progress(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "posonly", "bench", "--tiny", *args],
+        capture_output=True, text=True, timeout=300, check=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})})
+
+
+def test_progress_says_which_table_of_how_many_and_the_time_left():
+    done = _progress("-k", "mixed kinds", "--tables", "binding,wrapping,clients")
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("posonly bench: table ") for line in lines), lines
+    for k, title in ((1, "Binding"), (2, "Wrapping"), (3, "Client patterns")):
+        assert any(line.startswith(f"posonly bench: table {k}/3 ({title}) \u00b7 round ")
+                   and line.endswith(" s left") for line in lines), (k, lines)
+    assert "\r" not in done.stderr  # not a terminal: plain lines
+
+
+def test_progress_on_a_terminal_is_one_line_rewritten():
+    pty = pytest.importorskip("pty")
+    main, secondary = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "posonly", "bench", "--tiny", "-k", "mixed kinds",
+             "--tables", "binding,pep570,wrapping"],
+            stdout=subprocess.PIPE, stderr=secondary, timeout=300, check=True,
+            env={**os.environ, "COLUMNS": "70", "PYTHONIOENCODING": "utf-8"})
+        os.close(secondary)
+        secondary = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main)
+        if secondary >= 0:
+            os.close(secondary)
+    shown = b"".join(chunks).decode("utf-8")
+    assert done.stdout
+    assert "\n" not in shown.replace("\r\n", "\r")  # never a new line: rewritten
+    updates = [u for u in shown.split("\r") if u.strip()]
+    assert updates and all(len(u) <= 69 for u in updates)
+    assert any("table 2/2 (Wrapping)" in u for u in updates)  # PEP 570: no row matches
 
 
 def test_an_existing_output_file_is_left_alone_until_written(tmp_path):
@@ -219,3 +316,28 @@ def test_plain_cells_run_inspects_own_code_beside_the_patch():
     assert not _targets.is_patched()
     with pytest.raises(RuntimeError, match="without patch_inspect"):
         _targets.require_patch()
+
+
+def test_the_creation_table_s_fresh_functions_are_as_compiled_and_each_its_own():
+    import inspect
+
+    from posonly.bench import creation
+
+    for _, params in creation.SIGNATURES:
+        one, two = creation.FreshFunctions(params).take(2)
+        assert one.__code__ is not two.__code__
+        assert set(one.__code__.co_varnames).isdisjoint(two.__code__.co_varnames)
+        assert one.__defaults__ is None or one.__defaults__ is not two.__defaults__
+        assert one.__kwdefaults__ is None or one.__kwdefaults__ is not two.__kwdefaults__
+        namespace = {}
+        suffix = one.__name__[1:]
+        exec(f"def {one.__name__}({params.format(u=suffix)}):\n    return None\n", namespace)
+        compiled = namespace[one.__name__]
+        assert inspect.signature(one) == inspect.signature(compiled)
+        assert (one.__name__, one.__qualname__) == (compiled.__name__, compiled.__qualname__)
+        assert (one.__defaults__, one.__kwdefaults__) == (
+            compiled.__defaults__, compiled.__kwdefaults__)
+        for field in ("co_varnames", "co_argcount", "co_posonlyargcount", "co_kwonlyargcount",
+                      "co_flags", "co_name"):
+            assert getattr(one.__code__, field) == getattr(compiled.__code__, field), field
+        assert all(name is sys.intern(name) for name in one.__code__.co_varnames)

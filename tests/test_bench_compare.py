@@ -89,13 +89,54 @@ def test_a_doctored_ratio_is_flagged(result, tmp_path):
     assert "keyword-only by keyword" in line and "+20.0%" in line
 
 
-def test_compare_refuses_what_is_not_a_bench_result(tmp_path):
+def _null_table(data):
+    data["binding"] = None
+
+
+def _sample_text(data):
+    data["pep570"]["rows"][1]["cells"]["floor"]["samples"][0] = "fast"
+
+
+def _no_rows_cells(data):
+    del data["pep570"]["rows"][0]["cells"]
+
+
+def _no_meta(data):
+    del data["meta"]
+
+
+@pytest.mark.parametrize("write, problem", [
+    (lambda d, p: p.write_text(json.dumps({"benchmarks": []})),
+     "not a result of this bench (schema None, expected 'posonly-bench/2')"),
+    (lambda d, p: p.write_text(json.dumps([d])),
+     "not a result of this bench (a JSON array, not an object)"),
+    (lambda d, p: p.write_text(json.dumps(d)[:-40]), "not JSON ("),
+    (lambda d, p: p.write_bytes(b"\xff\xfe{}"), "not UTF-8 text"),
+    (lambda d, p: None, "No such file or directory"),
+    (_no_meta, "the result has no 'meta'"),
+    (_null_table, "binding is null, not an object"),
+    (_sample_text, "pep570.rows[1].cells.floor.samples[0] is a string, not a number"),
+    (_no_rows_cells, "pep570.rows[0] has no 'cells'"),
+])
+def test_compare_says_in_one_line_what_is_wrong_with_which_file(result, tmp_path, write,
+                                                                problem):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(result))
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"benchmarks": []}))
-    out = subprocess.run([sys.executable, "-m", "posonly", "compare", str(bad), str(bad)],
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 2
-    assert "is not a result of this bench" in out.stderr
+    data = copy.deepcopy(result)
+    if write.__name__.startswith("_"):
+        write(data)
+        bad.write_text(json.dumps(data))
+    else:
+        write(data, bad)
+    # Named whichever side it is on (both sides tried for one case only).
+    for args in ([good, bad], [bad, good]) if problem.startswith("binding") else ([bad, good],):
+        out = subprocess.run([sys.executable, "-m", "posonly", "compare", *map(str, args)],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2
+        assert out.stderr.startswith(f"posonly compare: {bad}: ") and problem in out.stderr
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+        assert out.stdout == ""
 
 
 def test_mann_whitney():

@@ -189,7 +189,7 @@ def test_functions_that_are_not_plain_take_the_general_way(impl):
 
     h.__defaults__ = (1, 2, 3)  # more defaults than parameters: refused, as before
     assert impl.binder_of_function(h) is None
-    with pytest.raises(ValueError, match="3 defaults given for 1 positional parameters"):
+    with pytest.raises(ValueError, match="3 defaults given for 1 positional parameter$"):
         impl.binder(h)
 
     class Defaults(tuple):

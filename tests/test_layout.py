@@ -5,6 +5,7 @@ import functools
 import inspect
 import os
 import pickle
+import re
 import subprocess
 import sys
 
@@ -155,6 +156,78 @@ def test_parse_rejects_bad_text(text, problem):
         Layout.parse(text)
 
 
+def _reason(text):
+    """What ``Layout.parse(text)`` says is wrong: the message after the text."""
+    with pytest.raises(ValueError) as refused:
+        Layout.parse(text)
+    message = str(refused.value)
+    assert message.startswith(f"invalid parameter list {text!r}: "), message
+    return message[len(f"invalid parameter list {text!r}: "):]
+
+
+@pytest.mark.parametrize("text", ["): pass\ndef g(", "a): pass\nclass C(", "a) -> (\n"])
+def test_parse_says_when_a_parenthesis_ends_the_list(text):
+    # The interpreter takes the text in a def as more than a parameter list.
+    tree = compile(f"def f({text}): pass", "<text>", "exec", flags=0x400)  # PyCF_ONLY_AST
+    assert len(tree.body) > 1 or tree.body[0].returns is not None
+    assert _reason(text) == "a ')' closes the list before the text ends"
+
+
+@pytest.mark.parametrize("text", ["a\x00", "a=" + "-" * 100_000 + "1", "a, b c", "*"])
+def test_parse_gives_a_reason_wherever_the_interpreter_refuses(text):
+    try:
+        compile(f"def f({text}): pass", "<text>", "exec")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        assert _reason(text).strip()
+    else:  # the interpreter compiles it: a default nested too deeply for literal_eval
+        with pytest.raises(ValueError, match="cannot be made|not a Python literal"):
+            Layout.parse(text)
+
+
+def test_parse_comments_end_at_their_line():
+    text = "a,  # the first\n b=1  # the second"
+    namespace = {}
+    exec(f"def f(\n{text}\n): pass", namespace)
+    assert Layout.parse(text) == Layout.from_callable(namespace["f"])
+
+
+@pytest.mark.parametrize("default", ["{[]: 1}", "{1, []}"])
+def test_parse_a_default_the_interpreter_cannot_make(default):
+    with pytest.raises(TypeError) as interpreter:
+        eval(default)
+    with pytest.raises(ValueError) as refused:
+        Layout.parse(f"a={default}")
+    assert str(refused.value) == f"default {default!r} cannot be made: {interpreter.value}"
+
+
+def _qualnames():
+    def outer():
+        def inner():
+            pass
+
+        return inner
+
+    class Klass:
+        def method(self):
+            pass
+
+    return [outer.__qualname__, outer().__qualname__, Klass.method.__qualname__,
+            (lambda: None).__qualname__, "f", "_private", "ünïcode"]
+
+
+@pytest.mark.parametrize("name", _qualnames())
+def test_parse_takes_a_function_s_name(name):
+    assert Layout.parse("a", name=name).name == name
+
+
+@pytest.mark.parametrize("name", ["not valid", "", "1x", "class", "a..b", "f.", "<>", "f(x)"])
+def test_parse_refuses_a_name_no_function_has(name):
+    with pytest.raises(ValueError, match=f"name {re.escape(repr(name))} is not a function's name"):
+        Layout.parse("a", name=name)
+    with pytest.raises(TypeError, match="name must be a str"):
+        Layout.parse("a", name=3)
+
+
 @pytest.mark.parametrize(
     "kwargs, problem",
     [
@@ -163,7 +236,8 @@ def test_parse_rejects_bad_text(text, problem):
         ({"positional": ["1a"]}, "'1a' is not an identifier"),
         ({"positional": ["class"]}, "'class' is not an identifier"),
         ({"kwonly": [""]}, "'' is not an identifier"),
-        ({"positional": ["a"], "defaults": [1, 2]}, "2 defaults given for 1 positional"),
+        ({"positional": ["a"], "defaults": [1, 2]}, "2 defaults given for 1 positional parameter$"),
+        ({"defaults": [1]}, "1 default given for 0 positional parameters$"),
         ({"positional": ["a"], "kwdefaults": {"a": 1}}, "'a', which is not a keyword-only"),
         ({"kwonly": ["a"], "kwdefaults": {"b": 1}}, "'b', which is not a keyword-only"),
     ],

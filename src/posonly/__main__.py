@@ -7,15 +7,20 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, NoReturn, Optional
 
 EXAMPLES = """\
 examples:
-  python -m posonly bench                    every table (a few minutes)
-  python -m posonly bench --quick            shorter samples, fewer rounds (under a minute)
-  python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword"
+  python -m posonly bench                    the default tables (about 2 minutes)
+  python -m posonly bench --quick            shorter samples, fewer rounds (about 30 s; noisier)
+  python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword",
+                                             in every table
   python -m posonly bench --tables pep570    only some tables (binding, pep570, wrapping,
                                              creation, clients)
+  python -m posonly bench --tables creation  the creation table, which the default run leaves
+                                             out: making objects allocates, and its ratios move
+                                             from run to run by more than the bench quotes
+                                             unless the machine is quiet (about 35 s)
   python -m posonly bench --json out.json    also write every sample as JSON
   python -m posonly bench --pyperf out.json  also write pyperf's JSON (python -m pyperf compare_to)
   python -m posonly bench --plot out.png     also draw the ratios (pip install 'posonly[plot]')
@@ -27,19 +32,31 @@ examples:
 
 Ratios are to the floor: a plain def with the same signature, returning its
 locals, called with the same literal arguments (the interpreter's own binding).
-A value marked ? has a spread too wide to quote.  POSONLY_PURE_PYTHON=1 times
-the pure-Python twin as the implementation under test.
+A value marked ? has a spread too wide to quote.  The report fits the terminal
+(COLUMNS when set, else 100 columns when not a terminal).  POSONLY_PURE_PYTHON=1
+times the pure-Python twin as the implementation under test.
 """
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """Errors in one line: ``posonly bench: what is wrong (see --help)``."""
+
+    #: The parser of each command, on the main parser.
+    commands: Dict[str, argparse.ArgumentParser] = {}
+
+    def error(self, message: str) -> "NoReturn":
+        name = self.prog.replace("python -m ", "", 1)
+        self.exit(2, f"{name}: {message} (see {self.prog} --help)\n")
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
         prog="python -m posonly",
         description="posonly: bind call arguments to parameters at the interpreter's own speed.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     bench = commands.add_parser(
         "bench",
         help="time every way of binding, wrapping and making against the interpreter's own",
@@ -48,21 +65,23 @@ def _parser() -> argparse.ArgumentParser:
             "the interpreter's own binding (binding); PEP 570's cost by parameter kind "
             "(pep570); what each way of wrapping a function adds to a call (wrapping); "
             "making a binder, a wrapper, a layout or a signature against making a "
-            "functools.wraps def (creation); and three client patterns of inspect, plain "
-            "against patch_inspect() (clients)."
+            "functools.wraps def (creation, run only when --tables or -k asks for it); and "
+            "client patterns of inspect, plain against patch_inspect() (clients)."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     speed = bench.add_mutually_exclusive_group()
     speed.add_argument("--quick", action="store_true",
-                       help="shorter samples and a shorter time limit per table (noisier)")
+                       help="shorter samples and a shorter time limit per table: about 30 s "
+                            "(noisier)")
     speed.add_argument("--tiny", action="store_true",
                        help="three tiny rounds: checks that everything runs; numbers meaningless")
     bench.add_argument("-k", metavar="TEXT", dest="select",
                        help='only the rows whose "table: row" contains TEXT (any case)')
     bench.add_argument("--tables", metavar="NAMES",
-                       help="comma-separated tables to run (default: all)")
+                       help="comma-separated tables to run (default: all but creation; "
+                            "with -k: all)")
     bench.add_argument("--json", metavar="FILE", help="write the results, every sample, as JSON")
     bench.add_argument("--pyperf", metavar="FILE", help="write the samples in pyperf's JSON format")
     bench.add_argument("--plot", metavar="FILE.png",
@@ -83,11 +102,13 @@ def _parser() -> argparse.ArgumentParser:
                     "program as python would, with posonly.patch_inspect() on; with --report, "
                     "print at exit which calls posonly served and which fell back to inspect's "
                     "own code, by entry point, reason and caller.")
+    parser.commands = dict(commands.choices)
     return parser
 
 
-def _fail(message: str) -> int:
-    print(f"posonly: {message}", file=sys.stderr)
+def _fail(command: str, message: str) -> int:
+    """An error of the command line: one line on stderr, exit status 2."""
+    print(f"posonly {command}: {message}", file=sys.stderr)
     return 2
 
 
@@ -113,17 +134,17 @@ def _bench(options: argparse.Namespace) -> int:
     try:
         bench.check_options(options.select, tables)
     except ValueError as error:
-        return _fail(f"bench: {error}")
+        return _fail("bench", str(error))
     for path in (options.json, options.pyperf, options.plot):
         problem = path and _writable(path)
         if problem:
-            return _fail(f"bench: {problem}")
+            return _fail("bench", problem)
     if options.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            return _fail("bench: --plot needs matplotlib, which is not installed.\n"
-                         "Install it with:  pip install 'posonly[plot]'   (or: pip install matplotlib)")
+            return _fail("bench", "--plot needs matplotlib, which is not installed "
+                                  "(pip install 'posonly[plot]', or pip install matplotlib)")
     settings = bench.TINY if options.tiny else bench.QUICK if options.quick else bench.FULL
     result = bench.run(settings, select=options.select, tables=tables,
                        progress=not options.no_progress)
@@ -141,24 +162,46 @@ def _bench(options: argparse.Namespace) -> int:
 
 
 def _load(path: str) -> Dict[str, Any]:
-    with open(path, encoding="utf-8") as stream:
-        data: Dict[str, Any] = json.load(stream)
+    """A result of the bench read from ``path``; ValueError saying what is
+    wrong with it (the file named by the caller)."""
     from posonly.bench import SCHEMA
+    from posonly.bench.report import check_result
 
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except OSError as error:
+        raise ValueError(error.strerror or str(error)) from None
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text, so not a result of this bench") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg} at line {error.lineno} column "
+                         f"{error.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"not a result of this bench (a JSON {_json_type(data)}, "
+                         "not an object)")
     if data.get("schema") != SCHEMA:
-        raise ValueError(f"{path} is not a result of this bench (schema {data.get('schema')!r}, "
+        raise ValueError(f"not a result of this bench (schema {data.get('schema')!r}, "
                          f"expected {SCHEMA!r})")
+    check_result(data)
     return data
+
+
+def _json_type(value: Any) -> str:
+    return {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number")
 
 
 def _compare(options: argparse.Namespace) -> int:
     from posonly.bench import report
 
-    try:
-        old, new = _load(options.old), _load(options.new)
-    except (OSError, ValueError) as error:
-        return _fail(f"compare: {error}")
-    text, rows = report.compare(old, new)
+    loaded = []
+    for path in (options.old, options.new):
+        try:
+            loaded.append(_load(path))
+        except ValueError as error:
+            return _fail("compare", f"{path}: {error}")
+    text, rows = report.compare(*loaded)
     if options.only_significant:
         kept = [line for line in text.splitlines()
                 if not line.endswith("not significant")]
@@ -174,7 +217,10 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         return _program.main(args[1:])
     parser = _parser()
-    options = parser.parse_args(argv)
+    options, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = parser.commands.get(options.command, parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     if options.command == "bench":
         return _bench(options)
     if options.command == "compare":

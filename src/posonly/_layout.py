@@ -97,6 +97,11 @@ def _optional_name(value: Optional[str], what: str) -> Optional[str]:
     return None if value is None else _exact_str(value, what)
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 default``, ``2 defaults``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class Layout:
     """A signature analysed once: the parameter names by kind and the defaults.
 
@@ -228,13 +233,28 @@ class Layout:
             seen.add(name)
         if len(self.defaults) > self.argcount:
             raise ValueError(
-                f"{len(self.defaults)} defaults given for "
-                f"{self.argcount} positional parameters"
+                f"{_count(len(self.defaults), 'default')} given for "
+                f"{_count(self.argcount, 'positional parameter')}"
             )
         for key, _ in self._kwdefaults:
             if key not in self.kwonly:
                 raise ValueError(
                     f"kwdefaults names {key!r}, which is not a keyword-only parameter"
+                )
+
+    @staticmethod
+    def _validate_name(name: object) -> None:
+        """A name given for a layout described as text: what a ``def`` or a
+        qualified name could say (``f``, ``C.method``, ``f.<locals>.g``)."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        for part in name.split("."):
+            bracketed = part[:1] == "<" and part[-1:] == ">"  # <locals>, <lambda>
+            word = part[1:-1] if bracketed else part
+            if not word.isidentifier() or (keyword.iskeyword(word) and not bracketed):
+                raise ValueError(
+                    f"name {name!r} is not a function's name (an identifier, or "
+                    "identifiers joined by dots as in a qualified name)"
                 )
 
     # -- derived counts -----------------------------------------------------
@@ -388,18 +408,39 @@ class Layout:
         """The layout of a parameter list written as in a ``def``.
 
         Defaults must be Python literals (:func:`ast.literal_eval`);
-        annotations are allowed and dropped.
+        annotations are allowed and dropped.  Text that is not one
+        parameter list, and a ``name`` that is not a function's (an
+        identifier, or a qualified name such as ``C.method``), raise
+        :class:`ValueError` saying why.
         """
         if not isinstance(text, str):
             raise TypeError(f"parse() needs a str, not {type(text).__name__}")
-        source = f"def _({text}):\n pass\n"
+        cls._validate_name(name)
+        # The text on lines of its own: a comment in it ends at its line.
+        source = f"def _(\n{text}\n):\n pass\n"
         try:
             tree = ast.parse(source, mode="exec")
         except SyntaxError as exc:
             raise ValueError(f"invalid parameter list {text!r}: {exc.msg}") from None
-        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-            raise ValueError(f"invalid parameter list {text!r}")
-        args = tree.body[0].args
+        except ValueError as exc:  # null bytes, a ValueError on some versions
+            raise ValueError(f"invalid parameter list {text!r}: {exc}") from None
+        except (MemoryError, RecursionError):  # the parser's stack overflowed
+            raise ValueError(
+                f"invalid parameter list {text!r}: nested too deeply to parse"
+            ) from None
+        node = tree.body[0] if len(tree.body) == 1 else None
+        if not (
+            isinstance(node, ast.FunctionDef)
+            and node.returns is None
+            and not node.decorator_list
+            and len(node.body) == 1
+            and isinstance(node.body[0], ast.Pass)
+        ):
+            # It parsed, so its own ")" closed the def's parameter list.
+            raise ValueError(
+                f"invalid parameter list {text!r}: a ')' closes the list before the text ends"
+            )
+        args = node.args
 
         def literal(node: ast.expr) -> Any:
             try:
@@ -409,6 +450,10 @@ class Layout:
                 # generated def's).
                 written = ast.get_source_segment(source, node)
                 raise ValueError(f"default {written!r} is not a Python literal") from None
+            except (TypeError, MemoryError, RecursionError) as exc:  # {[]: 1}, deep nesting
+                written = ast.get_source_segment(source, node)
+                reason = str(exc) or "nested too deeply"
+                raise ValueError(f"default {written!r} cannot be made: {reason}") from None
 
         kwdefaults = {
             arg.arg: literal(default)

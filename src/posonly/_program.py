@@ -16,15 +16,35 @@ posonly's frames and exits with 1.
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import runpy
 import sys
 import traceback
 from typing import List, Optional, Tuple
 
-__all__ = ["main", "USAGE"]
+__all__ = ["main", "USAGE", "HELP"]
+
+_IMPORTLIB = os.path.dirname(os.path.abspath(importlib.__file__))
+"""The import system's own files (not the program's)."""
 
 USAGE = "usage: python -m posonly run [--report] (-m module | script) [args...]"
+HELP = USAGE + """
+
+Run a program as python runs it, with posonly.patch_inspect() on: sys.argv
+is the program's (its script or module file, then its arguments), sys.path[0]
+is the script's directory (the current directory for -m), and the program
+runs as __main__ (a script, a directory or zip file with __main__.py, or a
+module or package with -m).  The program's exit status is the command's; an
+uncaught exception prints its traceback as python prints it and exits with 1.
+
+options:
+  -m module   run a module (or a package's __main__) as python -m does
+  --report    at exit, after the program's own exit handlers, print on standard
+              error which calls of inspect posonly served and which fell back to
+              inspect's own code, by entry point, reason and caller
+  -h, --help  show this help and exit
+"""
 
 
 def _parse(argv: List[str]) -> Tuple[bool, Optional[str], Optional[str], List[str]]:
@@ -72,10 +92,10 @@ def main(argv: List[str]) -> int:
     try:
         report, module, script, args = _parse(argv)
     except LookupError:
-        print(USAGE + "\n\n" + __doc__.split("\n\n", 1)[1], end="")
+        print(HELP, end="")
         return 0
     except ValueError as error:
-        print(f"posonly run: {error}\n{USAGE}", file=sys.stderr)
+        print(f"posonly run: {error} ({USAGE})", file=sys.stderr)
         return 2
 
     import posonly
@@ -113,13 +133,40 @@ def main(argv: List[str]) -> int:
             return code
         print(code, file=sys.stderr)
         return 1
+    except ImportError as error:
+        if module is not None and not _users_frames(error):
+            # The module was not found: one line, as python -m says it.
+            atexit.unregister(_print_report)
+            print(f"posonly run: {error}", file=sys.stderr)
+            return 1
+        _print_exception(error)
+        return 1
     except BaseException as error:  # noqa: BLE001 - reported as python reports it
-        tb = error.__traceback__
-        while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
-            tb = tb.tb_next
-        traceback.print_exception(type(error), error, tb)
+        _print_exception(error)
         return 1
     return 0
+
+
+def _print_exception(error: BaseException) -> None:
+    """The traceback python would print, without posonly's frames."""
+    tb = error.__traceback__
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb)
+
+
+def _users_frames(error: BaseException) -> bool:
+    """Whether the traceback of ``error`` passes through code that is not
+    posonly's, runpy's or the import system's: the program's own."""
+    tb = error.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not (_ours(filename) or filename.startswith("<frozen importlib")
+                or os.path.dirname(os.path.abspath(filename)) == _IMPORTLIB):
+            return True
+        tb = tb.tb_next
+    return False
+
 
 
 def _run_source(script: str) -> None:

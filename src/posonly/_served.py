@@ -7,8 +7,10 @@ and which it handed to inspect's own code, and why.
 ``Signature.bind``, ``bind_partial``, ``BoundArguments.apply_defaults``,
 ``inspect.getfullargspec``, ``inspect.getcallargs``) is counted: served or
 fallen back, by entry point, by reason (the keys of ``FALLBACK_REASONS``) and
-by caller (the file and line of the first frame outside posonly and inspect,
-read only while recording).  Nothing is recorded, and nothing is paid, while
+by caller (the file and line of the first frame outside posonly and
+inspect, read only while recording).  Only the calls a user's code made
+count: a call that inspect's own code makes while it answers one of them
+(``inspect.signature`` of a partial binds partially) is part of it.  Nothing is recorded, and nothing is paid, while
 no record is started: the entry points then test one global for None.
 Records may overlap (each counts what it sees) and may be started again.
 """
@@ -21,7 +23,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _options
-from ._dropin_common import FALLBACK_REASONS
+from ._dropin_common import FALLBACK_REASONS, INSPECT_SIGNATURE
 
 __all__ = ["Served", "record_served"]
 
@@ -30,43 +32,74 @@ _active: List["Served"] = []
 """The records started, in order."""
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_SKIPPED = tuple(
+_INSPECTS = tuple(
     os.path.normcase(os.path.abspath(path))
-    for path in [_HERE] + [getattr(sys.modules.get(name), "__file__", None) or ""
-                           for name in ("inspect", "annotationlib")]
+    for path in [getattr(sys.modules.get(name), "__file__", None) or ""
+                 for name in ("inspect", "annotationlib")]
     if path
 )
-"""Files whose frames are not a caller: posonly's own, inspect's and
-annotationlib's (so a call of inspect's that calls a patched entry point is
-put down to its caller)."""
-_normcase_cache: Dict[str, bool] = {}
+"""inspect's and annotationlib's files: their frames are no caller, and a
+call of an entry point their code makes inside a counted call is part of
+it (see ``_caller``)."""
+_OURS, _USERS, _INSPECTS_OWN = 0, 1, 2
+_kind_cache: Dict[str, int] = {}
 
 
-def _skipped(filename: str) -> bool:
-    known = _normcase_cache.get(filename)
+def _kind(filename: str) -> int:
+    """Whose code ``filename`` holds: posonly's, the user's, or inspect's."""
+    known = _kind_cache.get(filename)
     if known is None:
         path = os.path.normcase(os.path.abspath(filename))
-        known = path.startswith(_SKIPPED[0] + os.sep) or path in _SKIPPED[1:]
-        if len(_normcase_cache) > 4096:
-            _normcase_cache.clear()
-        _normcase_cache[filename] = known
+        known = (_OURS if path.startswith(os.path.normcase(_HERE) + os.sep)
+                 else _INSPECTS_OWN if path in _INSPECTS else _USERS)
+        if len(_kind_cache) > 4096:
+            _kind_cache.clear()
+        _kind_cache[filename] = known
     return known
 
 
-def _caller() -> str:
-    """``file:line`` of the first frame outside posonly and inspect."""
+_last = threading.local()
+"""Per thread, ``where`` the last call the user made of an entry point
+itself came from: (the id of the caller's frame, the instruction it was
+at)."""
+
+
+def _caller() -> Optional[str]:
+    """``file:line`` of the first frame outside posonly and inspect, or None
+    for a call that inspect's own code made while it answered one the user
+    made of an entry point (``inspect.signature`` of a partial binds
+    partially): inspect's code lies between, and the caller's frame is
+    still at the instruction of that call."""
     frame: Any = sys._getframe(2)
-    while frame is not None and _skipped(frame.f_code.co_filename):
+    through_inspect = False
+    while frame is not None:
+        kind = _kind(frame.f_code.co_filename)
+        if kind == _USERS:
+            break
+        through_inspect = through_inspect or kind == _INSPECTS_OWN
         frame = frame.f_back
     if frame is None:
         return "?"
+    where = (id(frame), frame.f_lasti)
+    if not through_inspect:
+        _last.where = where  # a call the user made of an entry point itself
+    elif getattr(_last, "where", None) == where:
+        return None
     return f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
 
 def _observe(entry: str, reason: Optional[str]) -> None:
     caller = _caller()
+    if caller is None:
+        return
     for record in tuple(_active):
         record._count(entry, reason, caller)
+
+
+def _inspect_patched() -> bool:
+    """Whether ``inspect.signature`` is not inspect's own (patched)."""
+    module = sys.modules.get("inspect")
+    return getattr(module, "signature", INSPECT_SIGNATURE) is not INSPECT_SIGNATURE
 
 
 class Served:
@@ -174,7 +207,8 @@ class Served:
         total = served + fell_back
         if not total:
             return ("posonly served nothing: no entry point of the drop-in was called while "
-                    "recording (is inspect patched? posonly.patch_inspect())")
+                    "recording" + ("" if _inspect_patched()
+                                   else " (is inspect patched? posonly.patch_inspect())"))
         lines = [f"posonly served {served} of {total} calls ({100.0 * served / total:.1f}%); "
                  f"{fell_back} fell back to inspect's own code", ""]
         entries = self.by_entry()

@@ -24,10 +24,10 @@ import posonly
 
 from .runner import (FULL, QUICK, TINY, Measured, Progress, Settings, cpu_model, describe_build,
                      load_average, measure)
-from .suites import SUITES, catalog, check_options, selector
+from .suites import OPT_IN, SUITES, catalog, check_options, chosen_tables, selector
 
-__all__ = ["FULL", "QUICK", "SCHEMA", "SUITES", "TINY", "Settings", "catalog", "check_options",
-           "run", "selector"]
+__all__ = ["FULL", "OPT_IN", "QUICK", "SCHEMA", "SUITES", "TINY", "Settings", "catalog",
+           "check_options", "chosen_tables", "run", "selector"]
 
 SCHEMA = "posonly-bench/2"
 SETTINGS = {"full": FULL, "quick": QUICK, "tiny": TINY}
@@ -61,8 +61,40 @@ def _cpu_count() -> Optional[int]:
     return os.cpu_count()
 
 
+class _Schedule:
+    """Where a run stands, for the progress line: which table of how many,
+    and about how long the run has left (each table to come expected to
+    take its time limit, times how much longer than theirs the tables done
+    so far took)."""
+
+    def __init__(self, tables: int, settings: Settings) -> None:
+        self.tables = tables
+        self.settings = settings
+        self.index = 0
+        self.done_seconds = 0.0
+        self.done_limits = 0.0
+
+    def expected(self) -> float:
+        """The time one table is expected to take."""
+        stretch = self.done_seconds / self.done_limits if self.done_limits else 1.1
+        return self.settings.table_seconds * max(stretch, 0.2)
+
+    def place(self, worker: int, rounds_before: int) -> Dict[str, Any]:
+        share = self.settings.share()
+        workers_after = max(self.settings.processes, 1) - worker - 1
+        scale = self.expected() / self.settings.table_seconds
+        return {"table": self.index, "tables": self.tables, "rounds_before": rounds_before,
+                "round_limit": self.settings.max_rounds,
+                "seconds_after": (workers_after * share.table_seconds * scale
+                                  + (self.tables - self.index) * self.expected())}
+
+    def table_done(self, seconds: float) -> None:
+        self.done_seconds += seconds
+        self.done_limits += self.settings.table_seconds
+
+
 def _in_workers(key: str, table: Any, select: Optional[str], settings: Settings,
-                progress: bool) -> Measured:
+                progress: bool, schedule: _Schedule) -> Measured:
     """Measure ``table`` in ``settings.processes`` fresh processes, one after
     the other, and pool their samples into its cells."""
     import subprocess
@@ -75,7 +107,8 @@ def _in_workers(key: str, table: Any, select: Optional[str], settings: Settings,
     for index in range(settings.processes):
         done = subprocess.run(
             [sys.executable, "-m", "posonly.bench.worker"],
-            input=worker.request(key, select, share, 570 + index, progress),
+            input=worker.request(key, select, share, 570 + index, progress,
+                                 schedule.place(index, out.rounds)),
             stdout=subprocess.PIPE, text=True, check=True)
         part = json.loads(done.stdout)
         for entry in part["cells"]:
@@ -98,26 +131,35 @@ def run(settings: Settings = FULL, select: Optional[str] = None,
     """Build and measure the tables; return every number (what ``--json``
     writes).  Raises ValueError for a filter or table that does not exist."""
     check_options(select, tables)
-    chosen = list(SUITES) if tables is None else list(tables)
+    chosen = chosen_tables(select, tables)
     match = selector(select)
-    bar = Progress(progress)
     result: Dict[str, Any] = {"schema": SCHEMA, "meta": meta(settings, select, chosen)}
+    built = {key: suite.build(match if key in chosen else (lambda t, r: False))
+             for key, suite in SUITES.items()}
+    measured = [key for key in SUITES if key in chosen and built[key].cells]
+    schedule = _Schedule(len(measured), settings)
+    bar = Progress(progress, {"tables": len(measured)})
     started = time.perf_counter()
     try:
         for key, suite in SUITES.items():
+            table = built[key]
             if key not in chosen:
-                table = suite.build(lambda t, r: False)
                 table.selected = False
                 table.filtered_out = 0
                 result[key] = suite.section(table)
                 continue
-            table = suite.build(match)
+            table_started = time.perf_counter()
+            if key in measured:
+                schedule.index += 1
             if settings.processes and table.cells:
                 bar.finish()
-                table.measured = _in_workers(key, table, select, settings, progress)
+                table.measured = _in_workers(key, table, select, settings, progress, schedule)
             else:
+                bar.place = schedule.place(0, 0) if table.cells else {}
                 table.measured = measure(table, settings, bar)
             result[key] = suite.section(table)
+            if table.cells:
+                schedule.table_done(time.perf_counter() - table_started)
     finally:
         bar.finish()
     result["meta"]["seconds"] = round(time.perf_counter() - started, 1)

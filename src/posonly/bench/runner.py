@@ -152,12 +152,16 @@ class Cell:
             n *= 2
 
     def calibrate(self, sample_ns: float) -> None:
-        """Choose the loops per sample that make a sample last ``sample_ns``."""
+        """Choose the loops per sample that make a sample last ``sample_ns``.
+        The loops that first take an eighth of that are timed three times
+        and the fastest taken: one slow sample (a page fault, another
+        process) would otherwise make every sample of the cell short."""
         n = 1
         while True:
             per_op = self.measure(n)
             elapsed = per_op * n * self.ops
             if elapsed >= sample_ns / 8 or n >= 1 << 22:
+                elapsed = min(elapsed, *(self.measure(n) * n * self.ops for _ in range(2)))
                 self.loops = max(1, int(n * sample_ns / max(elapsed, 1.0)))
                 return
             n *= 4
@@ -200,12 +204,44 @@ def geomean(values: Sequence[float]) -> float:
 
 
 class Progress:
-    """A progress line on stderr (one line rewritten on a terminal)."""
+    """A progress line on stderr: "table k/n (Title) · round r/R · about N s
+    left", rewritten in place on a terminal (carriage return, cut to its
+    width), a plain line every few seconds otherwise.
 
-    def __init__(self, enabled: bool) -> None:
+    ``place`` says where a worker process's rounds fall in the whole run:
+    ``table`` and ``tables`` (k of n), ``rounds_before`` (the table's rounds
+    that earlier workers took), ``round_limit`` (the table's, all workers
+    together) and ``seconds_after`` (the run's time expected after this
+    worker's share).  Without it, the line speaks of this table alone."""
+
+    def __init__(self, enabled: bool, place: Optional[Dict[str, Any]] = None) -> None:
         self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.last = 0.0
+        self.place = dict(place or {})
+        encoding = getattr(sys.stderr, "encoding", None) or "ascii"
+        try:
+            "\u00b7".encode(encoding)
+        except (LookupError, UnicodeEncodeError):
+            self.separator = " - "
+        else:
+            self.separator = " \u00b7 "
+
+    def rounds(self, title: str, done: int, elapsed: float, settings: "Settings",
+               force: bool = False) -> None:
+        """Where a table's measuring stands: ``done`` rounds after
+        ``elapsed`` seconds under ``settings``."""
+        if not self.enabled:
+            return
+        place = self.place
+        where = title
+        if place.get("tables"):
+            where = f"table {place['table']}/{place['tables']} ({title})"
+        rounds = place.get("rounds_before", 0) + done
+        limit = place.get("round_limit", settings.max_rounds)
+        left = max(settings.table_seconds - elapsed, 0.0) + place.get("seconds_after", 0.0)
+        self.show(self.separator.join(
+            [where, f"round {rounds}/{limit}", f"about {left:.0f} s left"]), force)
 
     def show(self, text: str, force: bool = False) -> None:
         if not self.enabled:
@@ -213,17 +249,27 @@ class Progress:
         now = time.monotonic()
         if self.tty:
             if force or now - self.last > 0.2:
-                sys.stderr.write("\r" + ("posonly bench: " + text)[:79].ljust(79))
+                width = _columns() - 1
+                sys.stderr.write("\r" + ("posonly bench: " + text)[:width].ljust(width))
                 sys.stderr.flush()
                 self.last = now
         elif force or now - self.last > 5.0:
             sys.stderr.write("posonly bench: " + text + "\n")
+            sys.stderr.flush()
             self.last = now
 
     def finish(self) -> None:
         if self.enabled and self.tty:
-            sys.stderr.write("\r" + " " * 79 + "\r")
+            width = _columns() - 1
+            sys.stderr.write("\r" + " " * width + "\r")
             sys.stderr.flush()
+
+
+def _columns() -> int:
+    """The terminal's width (``COLUMNS`` when set), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
 
 
 @dataclass
@@ -266,6 +312,7 @@ def measure(table: Any, settings: Settings, progress: Progress, seed: int = 570)
 def _rounds(table: Any, groups: List[List[Cell]], settings: Settings, progress: Progress,
             rng: random.Random, out: Measured, title: str, started: float) -> None:
     """``measure``'s calibration and rounds, into ``out``."""
+    progress.rounds(title, 0, 0.0, settings, force=True)
     for group in groups:
         for cell in group:
             cell.warm_up(settings.warmup_ops, settings.warmup_seconds)
@@ -283,9 +330,7 @@ def _rounds(table: Any, groups: List[List[Cell]], settings: Settings, progress: 
                 out.rounds % settings.check_every == 0 or out.rounds >= settings.max_rounds
                 or elapsed >= settings.table_seconds):
             unstable = table.unstable(settings.stable)
-        progress.show(f"{title}: round {out.rounds}, {elapsed:.0f} s" + (
-            f", {unstable} ratios not yet within {100 * settings.stable:g}%"
-            if unstable >= 0 else ""))
+        progress.rounds(title, out.rounds, elapsed, settings)
         if out.rounds < settings.min_rounds or unstable < 0:
             continue
         if unstable == 0:
