@@ -212,6 +212,9 @@ class Migration:
         self.stacklevel = stacklevel
         self._in_version = f"in version {removal}" if removal is not None else "in a future version"
         self._check(layout)
+        # In signature order, as the warnings name them.
+        self.positional_only = tuple(p for p in layout.posonly if p in positional_only)
+        self.keyword_only = tuple(p for p in layout.kwonly if p in keyword_only)
         self.legacy_layout = self._legacy_layout(layout)
         self.legacy_binder = binder_type(self.legacy_layout)
         self.max_nargs = layout.argcount if keyword_only else -1  # -1: any number
@@ -360,8 +363,8 @@ class Migration:
         parameters it passes by keyword, the deprecated keyword-only ones it
         passes by position, the old names it gives."""
         form = CallForm(self.layout, nargs, kwnames, self.renamed)
-        by_keyword = [name for name in form.extra_keywords
-                      if name in self.positional_only and name not in form.positional]
+        by_keyword = [name for name in self.positional_only
+                      if name in form.extra_keywords and name not in form.positional]
         by_position = list(self.keyword_only and
                            self.layout.kwonly[: min(form.extra_positional, len(self.keyword_only))])
         renamed = self.renamed
