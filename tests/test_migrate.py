@@ -659,3 +659,18 @@ def test_refcounts_flat(impl):
         gc.collect()
         assert (sys.getrefcount(value), sys.getrefcount(name), sys.getrefcount(f)) == before
         assert sys.getallocatedblocks() - blocks < 200
+
+
+@given(data=st.data())
+def test_legacy_forms_as_call_form_tells_them(data):
+    """A handler of its own reads a call's legacy forms from its CallForm
+    over the future layout, as migrate's legacy path does."""
+    spec = data.draw(specs())
+    args, kwargs = data.draw(calls(spec))
+    layout = Layout.from_callable(define(spec.future_source()))
+    form = CallForm(layout, len(args), tuple(kwargs), spec.renamed)
+    by_keyword = [p for p in spec.positional_only
+                  if p in form.extra_keywords and p not in form.positional]
+    by_position = list(spec.keyword_only[: form.extra_positional]) if spec.keyword_only else []
+    old = [name for name in kwargs if name in spec.renamed]
+    assert (by_keyword, by_position, old) == legacy_forms(spec, len(args), kwargs)

@@ -169,7 +169,8 @@ class Migration:
 
     __slots__ = ("func", "layout", "name", "positional_only", "keyword_only", "renamed",
                  "since", "removal", "category", "max_nargs", "legacy_names", "legacy_binder",
-                 "legacy_layout", "notes", "stacklevel", "_in_version")
+                 "legacy_layout", "notes", "stacklevel", "_in_version", "_posonly_index",
+                 "_varargs_slot", "_varkw_slot", "_messages", "_renamed_messages", "_argcount")
 
     def __init__(self, func: Any, declaration: Mapping[str, Any], binder_type: Any,
                  stacklevel: int) -> None:
@@ -220,6 +221,14 @@ class Migration:
         self.max_nargs = layout.argcount if keyword_only else -1  # -1: any number
         self.legacy_names = positional_only + tuple(renamed)
         self.notes = self._notes()
+        self._argcount = layout.argcount
+        self._posonly_index = {name: layout.posonly.index(name) for name in self.positional_only}
+        legacy_names = self.legacy_layout.names
+        self._varargs_slot = legacy_names.index(layout.varargs) if layout.varargs else -1
+        self._varkw_slot = legacy_names.index(layout.varkw) if layout.varkw else -1
+        # The words of each warning, made once (a legacy call makes none).
+        self._messages: Dict[Tuple[str, ...], str] = {}
+        self._renamed_messages = {old: self.renamed_message(old) for old in renamed}
 
     # -- the declaration, against the signature ----------------------------
 
@@ -360,15 +369,25 @@ class Migration:
 
     def form(self, nargs: int, kwnames: Sequence[str]) -> Tuple[List[str], List[str], List[str]]:
         """The legacy forms a call uses: the deprecated positional-only
-        parameters it passes by keyword, the deprecated keyword-only ones it
-        passes by position, the old names it gives."""
-        form = CallForm(self.layout, nargs, kwnames, self.renamed)
-        by_keyword = [name for name in self.positional_only
-                      if name in form.extra_keywords and name not in form.positional]
-        by_position = list(self.keyword_only and
-                           self.layout.kwonly[: min(form.extra_positional, len(self.keyword_only))])
-        renamed = self.renamed
-        old = [name for name in kwnames if name in renamed] if renamed else []
+        parameters it passes by keyword (where no positional argument fills
+        them: with ``**kwargs``, ``f(1, a=2)`` puts ``a`` there), the
+        deprecated keyword-only ones it passes by position, the old names
+        it gives.  What :class:`CallForm` tells of the call over the future
+        layout, read straight from the declaration (a legacy call pays for
+        no more)."""
+        by_keyword: List[str] = []
+        old: List[str] = []
+        index, renamed = self._posonly_index, self.renamed
+        for name in kwnames:
+            if name in index:
+                if index[name] >= nargs:
+                    by_keyword.append(name)
+            elif name in renamed:
+                old.append(name)
+        if len(by_keyword) > 1:
+            by_keyword.sort(key=index.__getitem__)  # in signature order
+        extra = nargs - self._argcount
+        by_position = list(self.keyword_only[:extra]) if extra > 0 else []
         return by_keyword, by_position, old
 
     def legacy_call(self, args: Tuple[Any, ...], kwnames: Tuple[str, ...]) -> Any:
@@ -377,49 +396,52 @@ class Migration:
         array does."""
         nargs = len(args) - len(kwnames)
         by_keyword, by_position, old = self.form(nargs, kwnames)
-        func = self.func
         if not (by_keyword or by_position or old):
-            return func(*args[:nargs], **dict(zip(kwnames, args[nargs:])))
-        renamed = self.renamed
-        names = tuple([renamed.get(name, name) for name in kwnames]) if old else kwnames
-        values = self.legacy_binder.vectorcall(args, names)
-        stacklevel = self.stacklevel
+            return self.func(*args[:nargs], **dict(zip(kwnames, args[nargs:])))
+        if old:
+            renamed = self.renamed
+            kwnames = tuple([renamed.get(name, name) for name in kwnames])
+        values = self.legacy_binder.vectorcall(args, kwnames)
+        stacklevel, category, messages = self.stacklevel, self.category, self._messages
         if by_keyword:
-            warnings.warn(self.keyword_message(by_keyword), self.category, stacklevel=stacklevel)
+            key = ("k",) + tuple(by_keyword)
+            message = messages.get(key) or messages.setdefault(key, self.keyword_message(by_keyword))
+            warnings.warn(message, category, stacklevel=stacklevel)
         if by_position:
-            warnings.warn(self.positional_message(by_position), self.category,
-                          stacklevel=stacklevel)
+            key = ("p",) + tuple(by_position)
+            message = messages.get(key) or messages.setdefault(
+                key, self.positional_message(by_position))
+            warnings.warn(message, category, stacklevel=stacklevel)
         for name in old:
-            warnings.warn(self.renamed_message(name), self.category, stacklevel=stacklevel)
+            warnings.warn(self._renamed_messages[name], category, stacklevel=stacklevel)
         return self._call_future(values)
 
     def _call_future(self, values: Tuple[Any, ...]) -> Any:
         """Call the function in its future form with the values bound to the
-        legacy layout: the positional parameters by position up to the last
-        one given (those before it not given get their defaults), the
-        keyword-only ones given by keyword, ``*args`` and ``**kwargs`` as
-        they are."""
-        layout = self.layout
-        legacy = self.legacy_layout
-        by_name = dict(zip(legacy.names, values))
-        positional = layout.posonly + layout.positional
-        extra: Tuple[Any, ...] = by_name[layout.varargs] if layout.varargs is not None else ()
-        last = len(positional) if extra else 0
+        legacy layout, whose positional parameters are the future ones then
+        the deprecated keyword-only ones, in order: the positional parameters
+        by position up to the last one given (those before it not given get
+        their defaults), the keyword-only ones given by keyword, ``*args``
+        and ``**kwargs`` as they are."""
+        n_positional = self._argcount
+        args = list(values[:n_positional])
+        extra: Tuple[Any, ...] = ()
+        if self._varargs_slot >= 0:
+            extra = values[self._varargs_slot]
         if not extra:
-            for i in range(len(positional), 0, -1):
-                if by_name[positional[i - 1]] is not _DEFAULTED:
-                    last = i
-                    break
-        args = [by_name[p] for p in positional[:last]]
-        if _DEFAULTED in args:
-            defaults = self._defaults()
-            first_default = len(positional) - len(defaults)
-            for i, value in enumerate(args):
-                if value is _DEFAULTED:
-                    args[i] = defaults[i - first_default]
-        kwargs = {p: by_name[p] for p in layout.kwonly if by_name[p] is not _DEFAULTED}
-        if layout.varkw is not None:
-            kwargs.update(by_name[layout.varkw])
+            while args and args[-1] is _DEFAULTED:
+                args.pop()
+        defaults: Optional[Tuple[Any, ...]] = None
+        for i, value in enumerate(args):
+            if value is _DEFAULTED:
+                if defaults is None:
+                    defaults = self._defaults()
+                args[i] = defaults[i - (n_positional - len(defaults))]
+        kwargs = {name: value for name, value in zip(
+            self.layout.kwonly, values[n_positional:n_positional + len(self.layout.kwonly)])
+            if value is not _DEFAULTED}
+        if self._varkw_slot >= 0:
+            kwargs.update(values[self._varkw_slot])
         return self.func(*args, *extra, **kwargs)
 
     def _defaults(self) -> Tuple[Any, ...]:

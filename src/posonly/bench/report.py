@@ -189,12 +189,28 @@ def format_clients(section: Dict[str, Any]) -> List[str]:
     return lines
 
 
+def format_migration(section: Dict[str, Any]) -> List[str]:
+    columns = [c for c in section["columns"] if c not in ("bare", "def")]
+    lines = [section["title"] + " " + _measured(section)]
+    lines.append(f"{'call':<28}{'future form':<22}{'bare ns':>8}{'def ns':>8}" + "".join(
+        f"{c:>13}" for c in columns) + f"{'+-':>8}")
+    for row in section["rows"]:
+        cells = row["cells"]
+        text = (f"{row['call']:<28}{row['future']:<22}{cells['bare']['value']:>8.1f}"
+                f"{cells['def']['value'] - cells['bare']['value']:>8.1f}")
+        text += "".join(_ratio(row["ratios"].get(c), 13) for c in columns)
+        lines.append(text + f"{_pct(_row_spread(row)):>8}")
+    lines.append("columns: " + "; ".join(f"{c} = {t}" for c, t in section["columns"].items()))
+    return lines
+
+
 FORMATTERS = {
     "binding": format_binding,
     "pep570": format_pep570,
     "wrapping": format_wrapping,
     "creation": format_creation,
     "clients": format_clients,
+    "migration": format_migration,
 }
 
 
