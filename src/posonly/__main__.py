@@ -15,7 +15,7 @@ examples:
   python -m posonly bench --quick            shorter samples, fewer rounds (under a minute)
   python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword"
   python -m posonly bench --tables pep570    only some tables (binding, pep570, wrapping,
-                                             creation, clients)
+                                             creation, clients, migration)
   python -m posonly bench --json out.json    also write every sample as JSON
   python -m posonly bench --pyperf out.json  also write pyperf's JSON (python -m pyperf compare_to)
   python -m posonly bench --plot out.png     also draw the ratios (pip install 'posonly[plot]')
@@ -48,8 +48,9 @@ def _parser() -> argparse.ArgumentParser:
             "the interpreter's own binding (binding); PEP 570's cost by parameter kind "
             "(pep570); what each way of wrapping a function adds to a call (wrapping); "
             "making a binder, a wrapper, a layout or a signature against making a "
-            "functools.wraps def (creation); and three client patterns of inspect, plain "
-            "against patch_inspect() (clients)."
+            "functools.wraps def (creation); three client patterns of inspect, plain "
+            "against patch_inspect() (clients); and calls of a migrated function in its "
+            "future and legacy forms (migration)."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
