@@ -219,7 +219,8 @@ def test_old_and_new_name_together(impl):
     legacy = define("def f(a, new=None): pass\n")
     with pytest.raises(TypeError) as same:
         legacy(1, 2, new=3)  # the interpreter's words for a parameter given twice
-    assert str(info.value) == str(same.value).replace("f()", f.__qualname__ + "()")
+    # (named as the interpreter names f: by its qualified name from 3.10)
+    assert str(info.value).endswith(str(same.value))
 
 
 # -- warnings filters ---------------------------------------------------------
@@ -377,9 +378,9 @@ def test_methods():
     with pytest.warns(DeprecationWarning, match=r"Service.twice\(\)"):
         assert Service.twice(4, 3) == 12
     # self is counted as the interpreter counts it
-    with pytest.raises(TypeError) as info:
+    with pytest.raises(TypeError, match=r"compute\(\) takes from 2 to 3 positional arguments "
+                                        r"but 4 were given"):
         s.compute(1, 2, 3)
-    assert str(info.value) == "Service.compute() takes from 2 to 3 positional arguments but 4 were given"
 
 
 def test_both_twins_on_methods(impl):
@@ -394,7 +395,7 @@ def test_both_twins_on_methods(impl):
         assert c.m(1, 2) == (c, 1, 2)
     assert [(w.filename, w.lineno) for w in caught] == [(THIS_FILE, line)]
     assert C.m(c, 1, b=2) == (c, 1, 2)
-    with pytest.raises(TypeError, match=r"C.m\(\) takes from 2 to 3 positional arguments but 4"):
+    with pytest.raises(TypeError, match=r"m\(\) takes from 2 to 3 positional arguments but 4"):
         c.m(1, 2, 3)
 
 

@@ -200,7 +200,11 @@ class Migration:
                             "positional_only, keyword_only or renamed")
 
         layout = Layout.from_callable(func)
-        name = layout.name
+        # The warnings name the function by its qualified name, as Argument
+        # Clinic names a C function by its full name; the legacy binder's
+        # errors name it as the interpreter does (before 3.10, by its name).
+        qualname = getattr(func, "__qualname__", None)
+        name = qualname if isinstance(qualname, str) else layout.name
         self.func = func
         self.layout = layout
         self.name = name
@@ -306,7 +310,7 @@ class Migration:
         argcount = n_kept + len(positional)
         n_defaults = len(layout.defaults) + sum(1 for p in moved if p in kwdefaults)
         return Layout(
-            name=self.name,
+            name=self.layout.name,
             posonly=layout.posonly[:n_kept],
             positional=positional,
             varargs=layout.varargs,
