@@ -319,6 +319,7 @@ def test_looks_like_the_function(impl):
     assert (g.__name__, g.__qualname__, g.__module__) == (f.__name__, f.__qualname__, f.__module__)
     assert g.extra == "kept"
     assert inspect.signature(g) == inspect.signature(f)
+    assert inspect.signature(g, follow_wrapped=False) == inspect.signature(f)
     assert g.__doc__.startswith("Docs of f.\n\nNote: Passing keyword argument 'a' to")
     assert "(Deprecated since version 2.3.)" in " ".join(g.__doc__.split())
     assert g.__doc__.count("Note: ") == 2

@@ -135,7 +135,22 @@ def migrate(*args, **kwargs):
     return Migrated(func, Migration(func, declaration, Binder, _MIGRATED_STACKLEVEL))
 
 
+def _migrated_arguments(func, migration, /):
+    return func, migration
+
+
+_migrated_arguments.__name__ = _migrated_arguments.__qualname__ = "Migrated"
+
+
+def _migrated_signature(Migrated migrated):
+    # The function's (future) signature, as inspect gives it: what
+    # inspect.signature(m, follow_wrapped=False) answers for the pure twin.
+    return _inspect_module.signature(migrated._func)
+
+
 migrate.__signature__ = _inspect_module.signature(migrate_arguments)
+posonly_set_type_attribute(<PyTypeObject *>Migrated, "__signature__",
+                           ClassSignature(_migrated_arguments, _migrated_signature))
 posonly_set_type_attribute(<PyTypeObject *>Migrated, "__call__", CallAttribute())
 
 

@@ -124,6 +124,9 @@ def migrate(*args: Any, **kwargs: Any) -> Any:
     generated = _generated(func, migration)
     functools.update_wrapper(generated, func)
     generated.__doc__ = migration.docstring(docstring_of(func))
+    # inspect.signature(m, follow_wrapped=False): the function's, as the
+    # compiled twin answers.
+    generated.__signature__ = inspect.signature(func)  # type: ignore[attr-defined]
     result: Any = generated
     if coroutine:
         if sys.version_info >= (3, 12):  # inspect.markcoroutinefunction
