@@ -139,8 +139,6 @@ def _migrated_arguments(func, migration, /):
     return func, migration
 
 
-_migrated_arguments.__name__ = _migrated_arguments.__qualname__ = "Migrated"
-
 
 def _migrated_signature(Migrated migrated):
     # The function's (future) signature, as inspect gives it: what

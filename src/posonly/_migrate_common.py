@@ -29,6 +29,7 @@ import textwrap
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
+from ._common import name_function
 from ._layout import Layout, is_plain_function
 
 __all__ = ["CallForm", "Migration", "migrate_arguments"]
@@ -117,7 +118,7 @@ def migrate_arguments(
                   "renamed": renamed, "since": since, "removal": removal, "category": category}
 
 
-migrate_arguments.__name__ = migrate_arguments.__qualname__ = "migrate"
+name_function(migrate_arguments, "migrate")  # its errors name migrate, on every version
 
 
 def _names(value: Any, what: str) -> Tuple[str, ...]:
