@@ -17,7 +17,8 @@ from posonly.bench import SUITES
 
 #: Loops per round, table by table: the same for every member of a group, so
 #: that their round times compare (a loop of a call table makes 10 calls).
-LOOPS = {"binding": 100, "pep570": 100, "wrapping": 100, "creation": 100, "clients": 50}
+LOOPS = {"binding": 100, "pep570": 100, "wrapping": 100, "creation": 100, "clients": 50,
+         "migration": 100}
 ROUNDS = 30
 
 _TABLES: Dict[str, Any] = {}

@@ -49,6 +49,7 @@ def _load(name: str) -> types.SimpleNamespace:
             Binder, of_function, target, follow_wrapped),
         wrap=wrap,
         Wrapper=Wrapper,
+        migrate=module.migrate,
     )
 
 

@@ -16,7 +16,7 @@ import pytest
 
 import posonly
 
-TABLES = ("binding", "pep570", "wrapping", "creation", "clients")
+TABLES = ("binding", "pep570", "wrapping", "creation", "clients", "migration")
 CELL_KEYS = {"value", "spread", "noisy", "loops", "loops_per_process", "samples_per_process",
              "ops_per_loop", "timed", "samples"}
 NUMBER_KEYS = {"value", "spread", "noisy"}

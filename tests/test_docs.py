@@ -4,7 +4,9 @@
   implementation, in a fresh interpreter (the blocks of one page in order,
   in one namespace).  A statement whose line ends in ``# -> VALUE`` must
   give a value whose ``repr`` is VALUE; one whose line ends in
-  ``# SomeError: message`` must raise that exception with that message.
+  ``# SomeError: message`` must raise that exception with that message (a
+  check too long for the statement's line may stand alone on the next, and
+  go on over comment lines indented under it, ``#   ...``).
 - Every ``>>>`` example of the API reference runs as a doctest, under each
   implementation, the page's examples in order in one namespace.
 - Every line of a page's code fits the site's content column.
@@ -50,14 +52,23 @@ assert posonly.IMPLEMENTATION == expected, (posonly.IMPLEMENTATION, expected)
 text = open(path, encoding="utf-8").read()
 namespace = {"__name__": "__docs__"}
 checked = 0
+CHECK = r"#\s*(->\s*(?P<value>.*?)|(?P<error>[A-Z]\w*(Error|Exception)): (?P<message>.*?))\s*$"
 for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
     first_line = text.count("\n", 0, match.start()) + 2
     source = match.group(1)
     lines = source.splitlines()
     for node in ast.parse(source).body:
         where = f"{path}:{first_line + node.lineno - 1}"
-        last = lines[node.end_lineno - 1]
-        said = re.search(r"#\s*(->\s*(?P<value>.*?)|(?P<error>[A-Z]\w*(Error|Exception)): (?P<message>.*?))\s*$", last)
+        # The check ends the statement's last line, or stands alone on the
+        # line below; comment lines indented under it ("#   more") continue it.
+        below = node.end_lineno
+        check = lines[node.end_lineno - 1]
+        if not re.search(CHECK, check) and below < len(lines) and re.fullmatch(r"\s*" + CHECK, lines[below]):
+            check, below = lines[below], below + 1
+        while below < len(lines) and re.match(r"\s*#   +\S", lines[below]):
+            check += " " + lines[below].split("#", 1)[1].strip()
+            below += 1
+        said = re.search(CHECK, check)
         statement = ast.Module([node], type_ignores=[])
         try:
             if said and said.group("value") is not None:
@@ -249,6 +260,7 @@ def _instances(namespace):
 
     return {
         "Binder": namespace.binder(f),
+        "CallForm": posonly.CallForm(posonly.Layout.from_callable(f), 1, ("c",)),
         "Wrapper": namespace.wrap(f, before=print),
         "Layout": posonly.Layout.from_callable(f),
         "Served": posonly.record_served(),
@@ -276,7 +288,7 @@ def test_the_reference_lists_every_public_name_and_member_and_no_other(site):
     except pytest.skip.Exception:  # only the pure twin here: its class shows partial's
         pytest.skip("the compiled binder is not built")
     classes = [name for name in posonly.__all__ if isinstance(getattr(posonly, name), type)]
-    assert sorted(classes) == ["Binder", "Layout", "Served", "Signature", "Wrapper"]
+    assert sorted(classes) == ["Binder", "CallForm", "Layout", "Served", "Signature", "Wrapper"]
     for name in classes:
         per_implementation = [
             _public_members(getattr(namespace, name, getattr(posonly, name)), _instances(namespace)[name])

@@ -77,14 +77,23 @@ MISTAKES = textwrap.dedent(
     reveal_type(posonly.wrap(f, before=print))
     reveal_type(binder(f))
     reveal_type(K().m)
+    @posonly.migrate(positional_only=("a",), keyword_only=("c",), renamed={"old": "b"})
+    def mig(a: int, /, b: int = 0, *, c: int = 0) -> int: return a
+    mig(a=1)
+    mig(1, 2, 3)
+    mig(1, old=2)
+    text3: str = mig(1)
+    reveal_type(mig)
+    posonly.migrate(f, positional_only="a", removal=3)
     """
 )
 # Calls through methods (instance, class and static) and an async handler:
 # each wrong call is caught, the async around= handler accepted (line 49).
 MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22} | {
     38, 39, 40, 41, 42, 43, 44, 45, 50, 52, 53,
-}
-REVEALED = {54: "posonly.Wrapper[", 55: "posonly.Binder[", 56: "def (x: int) -> int"}
+} | {59, 60, 61, 62, 64}
+REVEALED = {54: "posonly.Wrapper[", 55: "posonly.Binder[", 56: "def (x: int) -> int",
+            63: "def (int, b: int =, *, c: int =) -> int"}
 
 
 def _mypy_available() -> bool:

@@ -93,7 +93,36 @@ class Account:
         return "x" * n
 
 
+class Ledger:
+    """Migrated methods keep their future signatures for type checkers."""
+
+    @posonly.migrate(keyword_only=("fee",), renamed={"sum": "amount"})
+    def pay(self, amount: int, *, fee: int = 0) -> int:
+        return amount + fee
+
+    @classmethod
+    @posonly.migrate(positional_only=("balance",))
+    def opened(cls, balance: int, /) -> "Ledger":
+        return cls()
+
+
+@posonly.migrate(positional_only=("a",), since="2.3", removal="3.0")
+def migrated(a: int, /, b: str = "") -> str:
+    return b * a
+
+
 def check() -> None:
+    # migrate keeps the function's (future) parameters and return type.
+    assert_type(migrated(2, "x"), str)
+    assert_type(migrated(2, b="x"), str)
+    assert_type(posonly.migrate(migrated, positional_only=("a",))(3), str)
+    assert_type(Ledger().pay(1, fee=2), int)
+    assert_type(Ledger.opened(3), Ledger)
+    assert Ledger().pay(1, fee=2) == 3 and migrated(2, "x") == "xx"
+    form = posonly.CallForm(Layout.from_callable(migrated), 1, ("b",))
+    assert_type(form.keywords, dict[str, str])
+    assert form.positional == ("a",) and form.keywords == {"b": "b"}
+
     assert_type(posonly.__version__, str)
     assert_type(posonly.IMPLEMENTATION, Literal["cython", "python"])
     assert posonly.IMPLEMENTATION in ("cython", "python")

@@ -24,17 +24,20 @@ from ._common import make_binder
 from . import _impl
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
+from ._migrate_common import CallForm
 from ._served import Served, record_served
 
 __all__ = [
     "IMPLEMENTATION",
     "MISSING",
     "Binder",
+    "CallForm",
     "Layout",
     "Served",
     "Signature",
     "Wrapper",
     "binder",
+    "migrate",
     "patch_inspect",
     "record_served",
     "signature",
@@ -47,7 +50,7 @@ if TYPE_CHECKING:
     # What type checkers see: the types as the public names (a revealed
     # type reads posonly.Wrapper[...], not a private module's), with the API
     # both implementations have.
-    from typing import Dict, Generic, Optional, Tuple, Type
+    from typing import Dict, Generic, Mapping, Optional, Sequence, Tuple, Type
 
     from typing_extensions import Concatenate, ParamSpec
 
@@ -114,10 +117,40 @@ if TYPE_CHECKING:
         def __get__(self, instance: object, owner: Optional[type] = None) -> "Wrapper[_P, _R]": ...
         def __get__(self, instance: Any, owner: Any = None) -> Any: ...
 
+    # migrate() gives a callable with the function's own (future) signature.
+    @overload
+    def migrate(
+        func: Callable[_P, _R],
+        /,
+        *,
+        positional_only: Sequence[str] = ...,
+        keyword_only: Sequence[str] = ...,
+        renamed: Optional[Mapping[str, str]] = ...,
+        since: Optional[str] = ...,
+        removal: Optional[str] = ...,
+        category: Type[Warning] = ...,
+    ) -> Callable[_P, _R]: ...
+    @overload
+    def migrate(
+        func: None = None,
+        /,
+        *,
+        positional_only: Sequence[str] = ...,
+        keyword_only: Sequence[str] = ...,
+        renamed: Optional[Mapping[str, str]] = ...,
+        since: Optional[str] = ...,
+        removal: Optional[str] = ...,
+        category: Type[Warning] = ...,
+    ) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]: ...
+    def migrate(func: Any = None, /, **declaration: Any) -> Any:
+        """Keep the calls of ``func``'s former signature working, with a
+        warning, while ``func`` is written in its future one."""
+
 else:
     Binder = _impl.Binder
     Wrapper = _impl.Wrapper
     wrap = _impl.wrap
+    migrate = _impl.migrate
     # Layout's methods on a call's values: the implementation's own.  Put
     # here, once: Layout's module (_layout) is imported by the compiled
     # module, so it cannot import the compiled methods without a cycle.

@@ -16,7 +16,7 @@ examples:
   python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword",
                                              in every table
   python -m posonly bench --tables pep570    only some tables (binding, pep570, wrapping,
-                                             creation, clients)
+                                             creation, clients, migration)
   python -m posonly bench --tables creation  the creation table, which the default run leaves
                                              out: making objects allocates, and its ratios move
                                              from run to run by more than the bench quotes
@@ -65,8 +65,9 @@ def _parser() -> _Parser:
             "the interpreter's own binding (binding); PEP 570's cost by parameter kind "
             "(pep570); what each way of wrapping a function adds to a call (wrapping); "
             "making a binder, a wrapper, a layout or a signature against making a "
-            "functools.wraps def (creation, run only when --tables or -k asks for it); and "
-            "client patterns of inspect, plain against patch_inspect() (clients)."
+            "functools.wraps def (creation, run only when --tables or -k asks for it); "
+            "client patterns of inspect, plain against patch_inspect() (clients); and calls "
+            "of a migrated function in its future and legacy forms (migration)."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -20,7 +20,10 @@ their names as this module includes them):
   type in Cython, its calls in C; twin: ``_wrapper.py``);
 - ``_values.pxi``: ``Layout``'s methods on a call's values (``arguments``,
   ``values``, ``replace``, ``key``, ``instance``), compiled (twin:
-  ``_values.py``).
+  ``_values.py``);
+- ``_migrate.pxi`` and ``_migrate.h``: ``migrate`` and its ``Migrated``
+  (the type in Cython, its call in C; twin: ``_migrate.py``; the legacy
+  path both share is ``_migrate_common.py``).
 
 Calling a ``Binder`` is a real vectorcall: the interpreter hands the argument
 array and the keyword names straight to ``posonly_binder_vectorcall`` (C, in
@@ -131,7 +134,7 @@ cdef extern from "Python.h":
 __all__ = [
     "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder_of_function",
     "bound_args", "bound_kwargs", "cache_info", "clear_cache", "function_signature",
-    "get_observer", "set_maxsize", "set_observer", "wrap",
+    "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
 ]
 
 cdef object _FROM_FUNCTION = object()  # Binder's argument when _binder_of_function makes one
@@ -173,3 +176,4 @@ include "_dropin.pxi"
 include "_create.pxi"
 include "_wrapper.pxi"
 include "_values.pxi"
+include "_migrate.pxi"

@@ -12,7 +12,8 @@ names from ``_bind`` or from here:
   modules it draws on (``_dropin_generic``, ``_dropin_plans``,
   ``_dropin_cache``, ``_dropin_signature``);
 - ``_values.py`` (twin of ``_values.pxi``): ``LAYOUT_METHODS``, Layout's
-  methods on a call's values.
+  methods on a call's values;
+- ``_migrate.py`` (twin of ``_migrate.pxi``): ``migrate``.
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ from ._dropin import (
     set_maxsize,
     set_observer,
 )
+from ._migrate import migrate
 from ._values import LAYOUT_METHODS
 from ._wrapper import Wrapper, wrap
 
 __all__ = [
     "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder_of_function",
     "bound_args", "bound_kwargs", "cache_info", "clear_cache", "function_signature",
-    "get_observer", "set_maxsize", "set_observer", "wrap",
+    "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
 ]

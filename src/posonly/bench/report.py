@@ -308,6 +308,21 @@ def format_clients(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
     return lines
 
 
+def format_migration(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
+    columns = [c for c in section["columns"] if c not in ("bare", "def")]
+    rows = section["rows"]
+    labels = list(zip(("call", "future form"), _rows(section, "call", "future")))
+    values = [
+        ("bare ns", [f"{row['cells']['bare']['value']:.1f}" for row in rows]),
+        ("def ns", [f"{row['cells']['def']['value'] - row['cells']['bare']['value']:.1f}"
+                    for row in rows]),
+    ]
+    values += [(c, [_ratio(row["ratios"].get(c), 0) for row in rows]) for c in columns]
+    values.append(("+-", [_pct(_row_spread(row)) for row in rows]))
+    lines = _title(section, width) + _grid(labels, values, width)
+    return lines + _legend(section["columns"].items(), width)
+
+
 #: The tables' formatters, in the order of the report: each takes a table's
 #: section and the report's width (a formatter without a ``width``
 #: parameter gets the section alone, and its long lines are wrapped).
@@ -317,6 +332,7 @@ FORMATTERS = {
     "wrapping": format_wrapping,
     "creation": format_creation,
     "clients": format_clients,
+    "migration": format_migration,
 }
 
 

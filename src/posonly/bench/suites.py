@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import binding, clients, creation, pep570, wrapping
+from . import binding, clients, creation, migration, pep570, wrapping
 
 #: The suites, in the order of the report.
 SUITES = {
@@ -14,6 +14,7 @@ SUITES = {
     "wrapping": wrapping,
     "creation": creation,
     "clients": clients,
+    "migration": migration,
 }
 
 #: Tables a run leaves out unless ``--tables`` or ``-k`` asks for them.  The
@@ -40,6 +41,7 @@ def catalog() -> List[Tuple[str, str]]:
     rows += [("wrapping", c.name) for c in wrapping.CASES]
     rows += [("creation", name) for name, _ in creation.SIGNATURES]
     rows += [("clients", case.name) for _, case in clients.ROWS]
+    rows += [("migration", name) for name, _, _ in migration.ROWS]
     return rows
 
 
