@@ -14,6 +14,7 @@ import pytest
 from conftest import IMPLEMENTATIONS, _load
 from oracle import outcome
 from posonly import Layout
+from posonly._wrapper import _FILENAME
 
 
 def f(a, b=2, *, c=3):
@@ -201,7 +202,7 @@ def test_tools_see_a_wrapper_as_they_see_a_functools_wraps_one(impl):
         # def, the pure twin's generated code, the function the compiled
         # wrapper lends its code from.
         assert inspect.getfile(wrapper) == {
-            "functools": __file__, "posonly": "<posonly.wrap>" if impl.name == "python"
+            "functools": __file__, "posonly": _FILENAME if impl.name == "python"
             else inspect.getfile(f)}[kind], kind
         assert inspect.getsource(wrapper) == inspect.getsource(f), kind
         spec = mock.create_autospec(wrapper)
