@@ -265,7 +265,17 @@ cdef class Wrapper:
         return self.__qualname__
 
     def __repr__(self):
-        return f"<posonly.Wrapper of {self._func!r}>"
+        # As the pure twin's, a function named as the function bound.
+        return f"<function {self.__qualname__} at {id(self):#x}>"
+
+    def __dir__(self):
+        # What object.__dir__ finds (the attributes of __class__, the
+        # instance's __dict__), and the layout, as the pure twin's dir
+        # lists it.
+        names = object.__dir__(self)
+        if "layout" not in names:
+            names.append("layout")
+        return names
 
 
 cdef int _new_binder(Wrapper self) except -1:
