@@ -53,6 +53,7 @@ cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc
     Py_ssize_t posonly_slot_offset(object descriptor)
     void posonly_declare_method_descriptor(PyTypeObject *tp)
+    int posonly_declare_entry_method(PyTypeObject *tp, const char *name) except -1
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_set_type_attribute(PyTypeObject *tp, const char *name, object value) except -1

@@ -73,6 +73,16 @@ static inline PyObject *posonly_new_locals(
 
 static int posonly_str_eq(PyObject *a, PyObject *b);
 
+/* "posonly/", made once. */
+static PyObject *posonly_own_directory_name;
+static PyObject *posonly_own_directory(void) {
+    if (posonly_own_directory_name == NULL) {
+        posonly_own_directory_name = PyUnicode_InternFromString("posonly/");
+        if (posonly_own_directory_name == NULL) PyErr_Clear();
+    }
+    return posonly_own_directory_name;
+}
+
 /* What the fast path reads of a binder: one C struct inside it, whose
    first member is the vectorcall pointer the interpreter reads, so the
    vectorcall function finds the rest beside it. */
@@ -248,6 +258,62 @@ static PyObject *posonly_fast_bind_dict(const posonly_plan *plan, PyObject *cons
     return posonly_fast_bind_from(plan, args, nargs, NULL, kwdict);
 }
 
+/* Whether a traceback entry is one of posonly's own compiled functions:
+   Cython gives its code objects the file name of the source it compiled,
+   src/posonly/<part>.pxi or .pyx, a file no user has. */
+static int posonly_own_entry(PyObject *tb) {
+    PyFrameObject *frame = ((PyTracebackObject *)tb)->tb_frame;
+    PyCodeObject *code;
+    PyObject *filename;
+    int own = 0;
+    if (frame == NULL) return 0;
+    code = PyFrame_GetCode(frame);
+    filename = code->co_filename;
+    if (PyUnicode_Check(filename)) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(filename);
+        own = length > 16 && PyUnicode_READ_CHAR(filename, length - 4) == '.'
+            && (PyUnicode_READ_CHAR(filename, length - 3) == 'p')
+            && (PyUnicode_READ_CHAR(filename, length - 2) == 'x'
+                || PyUnicode_READ_CHAR(filename, length - 2) == 'y')
+            && (PyUnicode_READ_CHAR(filename, length - 1) == 'i'
+                || PyUnicode_READ_CHAR(filename, length - 1) == 'x')
+            && posonly_own_directory() != NULL
+            && PyUnicode_Find(filename, posonly_own_directory(), 0, length, 1) >= 0;
+    }
+    Py_DECREF(code);
+    return own;
+}
+
+/* With an exception set: drop the traceback entries it gathered in
+   posonly's own compiled functions on its way to a C entry point (what
+   the interpreter shows for its own refusal of a call: none), keeping any
+   entries of code run deeper (a str subclass's __eq__, a handler). */
+static void posonly_drop_own_frames(void) {
+    PyObject *tb, *kept;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc == NULL) return;
+    tb = PyException_GetTraceback(exc);
+    kept = tb;
+    while (kept != NULL && posonly_own_entry(kept))
+        kept = (PyObject *)((PyTracebackObject *)kept)->tb_next;
+    if (kept != tb) PyException_SetTraceback(exc, kept != NULL ? kept : Py_None);
+    Py_XDECREF(tb);
+    PyErr_SetRaisedException(exc);
+#else
+    PyObject *type, *value;
+    PyErr_Fetch(&type, &value, &tb);
+    kept = tb;
+    while (kept != NULL && posonly_own_entry(kept))
+        kept = (PyObject *)((PyTracebackObject *)kept)->tb_next;
+    Py_XINCREF(kept);
+    Py_XDECREF(tb);
+    if (value != NULL && kept != tb && PyExceptionInstance_Check(value))
+        PyException_SetTraceback(value, kept != NULL ? kept : Py_None);
+    PyErr_Restore(type, value, kept);
+#endif
+}
+
 /* Every call but the plain positional one: the fast path, else the
    general path (_binder_general, which raises the interpreter's errors). */
 static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_plan *plan,
@@ -257,7 +323,9 @@ static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_pl
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) kwnames = NULL;
     out = posonly_fast_bind(plan, args, nargs, kwnames);
     if (out != POSONLY_SLOW) return out;
-    return plan->general(self, args, nargs, kwnames);
+    out = plan->general(self, args, nargs, kwnames);
+    if (out == NULL) posonly_drop_own_frames();
+    return out;
 }
 
 
@@ -275,6 +343,72 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
     if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max)
         return posonly_copy_and_fill(args, nargs, plan->fill, plan->total_args);
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
+}
+
+/* A method of a compiled type whose failed calls drop posonly's own
+   traceback entries (posonly_drop_own_frames) once Cython has added its
+   last one, the method's own: its method descriptor is given a copy of its
+   PyMethodDef whose C function calls the original, then drops them. */
+#define POSONLY_MAX_ENTRY_METHODS 8
+typedef PyObject *(*posonly_fastcall_keywords)(PyObject *, PyObject *const *, Py_ssize_t,
+                                                PyObject *);
+static PyMethodDef posonly_entry_defs[POSONLY_MAX_ENTRY_METHODS];
+static void (*posonly_entry_originals[POSONLY_MAX_ENTRY_METHODS])(void);
+static int posonly_n_entry_methods;
+
+#define POSONLY_ENTRY_METHOD(i) \
+    static PyObject *posonly_entry_fast_##i(PyObject *self, PyObject *const *args, \
+                                            Py_ssize_t nargs, PyObject *kwnames) { \
+        PyObject *result = ((posonly_fastcall_keywords)posonly_entry_originals[i])( \
+            self, args, nargs, kwnames); \
+        if (result == NULL) posonly_drop_own_frames(); \
+        return result; \
+    } \
+    static PyObject *posonly_entry_varargs_##i(PyObject *self, PyObject *args, PyObject *kwargs) { \
+        PyObject *result = ((PyCFunctionWithKeywords)posonly_entry_originals[i])(self, args, kwargs); \
+        if (result == NULL) posonly_drop_own_frames(); \
+        return result; \
+    }
+POSONLY_ENTRY_METHOD(0) POSONLY_ENTRY_METHOD(1) POSONLY_ENTRY_METHOD(2) POSONLY_ENTRY_METHOD(3)
+POSONLY_ENTRY_METHOD(4) POSONLY_ENTRY_METHOD(5) POSONLY_ENTRY_METHOD(6) POSONLY_ENTRY_METHOD(7)
+static const PyCFunction posonly_entry_fast[POSONLY_MAX_ENTRY_METHODS] = {
+    (PyCFunction)(void (*)(void))posonly_entry_fast_0, (PyCFunction)(void (*)(void))posonly_entry_fast_1,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_2, (PyCFunction)(void (*)(void))posonly_entry_fast_3,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_4, (PyCFunction)(void (*)(void))posonly_entry_fast_5,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_6, (PyCFunction)(void (*)(void))posonly_entry_fast_7,
+};
+static const PyCFunction posonly_entry_varargs[POSONLY_MAX_ENTRY_METHODS] = {
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_0, (PyCFunction)(void (*)(void))posonly_entry_varargs_1,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_2, (PyCFunction)(void (*)(void))posonly_entry_varargs_3,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_4, (PyCFunction)(void (*)(void))posonly_entry_varargs_5,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_6, (PyCFunction)(void (*)(void))posonly_entry_varargs_7,
+};
+
+static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
+    PyObject *descriptor = PyDict_GetItemString(tp->tp_dict, name);
+    PyMethodDef *def;
+    int i = posonly_n_entry_methods, flags;
+    if (descriptor == NULL || Py_TYPE(descriptor) != &PyMethodDescr_Type
+            || i == POSONLY_MAX_ENTRY_METHODS) {
+        PyErr_Format(PyExc_SystemError, "posonly: %s is no method to declare", name);
+        return -1;
+    }
+    def = ((PyMethodDescrObject *)descriptor)->d_method;
+    flags = def->ml_flags & ~(METH_CLASS | METH_STATIC | METH_COEXIST);
+    posonly_entry_defs[i] = *def;
+    posonly_entry_originals[i] = (void (*)(void))def->ml_meth;
+    if (flags == (METH_FASTCALL | METH_KEYWORDS))
+        posonly_entry_defs[i].ml_meth = posonly_entry_fast[i];
+    else if (flags == (METH_VARARGS | METH_KEYWORDS))
+        posonly_entry_defs[i].ml_meth = posonly_entry_varargs[i];
+    else {
+        PyErr_Format(PyExc_SystemError, "posonly: %s has calling flags %d", name, flags);
+        return -1;
+    }
+    posonly_n_entry_methods++;
+    ((PyMethodDescrObject *)descriptor)->d_method = &posonly_entry_defs[i];
+    PyType_Modified(tp);
+    return 0;
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */

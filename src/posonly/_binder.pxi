@@ -498,6 +498,12 @@ cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyOb
     return self._entry_bound(args, nargs, kwnames, NULL, False)
 
 
+# A failed call of an entry point shows no traceback entry of posonly's, as
+# the interpreter's own refusal of the call shows none (the vectorcall slot
+# drops them in C, posonly_binder_vectorcall_rest).
+for _entry_name in (b"bind", b"vectorcall", b"partial", b"arguments"):
+    posonly_declare_entry_method(<PyTypeObject *>Binder, _entry_name)
+
 cdef Binder _probe = Binder(Layout())
 posonly_install_vectorcall(<PyTypeObject *>Binder,
                            <Py_ssize_t>(<char *>&_probe._c.vectorcall - <char *><PyObject *>_probe))
