@@ -54,6 +54,9 @@ cdef extern from "_binder.h":
     Py_ssize_t posonly_slot_offset(object descriptor)
     void posonly_declare_method_descriptor(PyTypeObject *tp)
     int posonly_declare_entry_method(PyTypeObject *tp, const char *name) except -1
+    int posonly_dict_add_watcher(int (*on_change)(PyObject *) noexcept)
+    int posonly_dict_watch(int watcher, PyObject *d)
+    void posonly_dict_unwatch(int watcher, PyObject *d)
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_set_type_attribute(PyTypeObject *tp, const char *name, object value) except -1
@@ -118,6 +121,9 @@ cdef extern from "Python.h":
     void PyObject_GC_UnTrack(PyObject *o)
     int PyDict_DelItem(PyObject *d, PyObject *key) except -1
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
+    PyObject *PyErr_Occurred()
+    void PyErr_Clear()
+    PyObject *posonly_dict_lookup "PyDict_GetItemWithError"(PyObject *d, PyObject *key)
     int PyDict_Contains(PyObject *d, PyObject *key) except -1
     bint PyTuple_CheckExact(PyObject *o)
     bint PyDict_CheckExact(PyObject *o)

@@ -411,6 +411,46 @@ static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
     return 0;
 }
 
+/* Dict watchers, CPython 3.12+ (elsewhere there is no watcher: -1, no
+   error).  The callback, whatever the event, calls `on_change` with the
+   dict, before the dict changes; an error it raises is reported by the
+   interpreter as unraisable. */
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+static int (*posonly_on_dict_change)(PyObject *);
+static int posonly_dict_callback(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                                 PyObject *new_value) {
+    (void)event; (void)key; (void)new_value;
+    return posonly_on_dict_change(dict);
+}
+static int posonly_dict_add_watcher(int (*on_change)(PyObject *)) {
+    int watcher;
+    posonly_on_dict_change = on_change;
+    watcher = PyDict_AddWatcher(posonly_dict_callback);
+    if (watcher < 0) PyErr_Clear();  /* none left: binders look defaults up */
+    return watcher;
+}
+static int posonly_dict_watch(int watcher, PyObject *d) {
+    if (PyDict_Watch(watcher, d) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+static void posonly_dict_unwatch(int watcher, PyObject *d) {
+    if (PyDict_Unwatch(watcher, d) < 0) PyErr_Clear();
+}
+#else
+static int posonly_dict_add_watcher(int (*on_change)(PyObject *)) {
+    (void)on_change;
+    return -1;
+}
+static int posonly_dict_watch(int watcher, PyObject *d) {
+    (void)watcher; (void)d;
+    return -1;
+}
+static void posonly_dict_unwatch(int watcher, PyObject *d) { (void)watcher; (void)d; }
+#endif
+
 /* Hands a new reference (or NULL with an exception set) to Cython. */
 static inline PyObject *posonly_steal(PyObject *o) { return o; }
 

@@ -32,7 +32,8 @@ cdef class Binder:
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
-    cdef object _kwdefaults_at_call  # a wrapper's binder: the dict in _c.kwdefaults
+    cdef object _kwdefaults_at_call  # a wrapper's binder: the function's __kwdefaults__ dict
+    cdef bint _watching  # its snapshot in _fill is good until the dict changes
     cdef tuple _posonly
     cdef tuple _keyword_candidates
     cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
@@ -102,6 +103,8 @@ cdef class Binder:
 
     def __dealloc__(self):
         PyMem_Free(self._argument_slots)
+        if self._watching:
+            _stop_watching(self)
 
     @property
     def layout(self):
@@ -208,18 +211,46 @@ cdef class Binder:
         return out
 
     cdef int _fill_kwdefaults_at_call(self, object kwdefaults) except -1:
-        """Look keyword-only defaults up in ``kwdefaults``, the function's
-        own ``__kwdefaults__`` dict, at each call rather than in the values
-        read when the binder was made: a wrapper's binder, which binds as a
-        call of the function would, with a dict changed in place.  The
-        layout keeps the values as they were read."""
+        """Bind keyword-only defaults as they are in ``kwdefaults``, the
+        function's own ``__kwdefaults__`` dict, at each call rather than as
+        they were read when the binder was made: a wrapper's binder, which
+        binds as a call of the function would, with a dict changed in place.
+        Where the interpreter has dict watchers (CPython 3.12+), the values
+        read stay in use until the dict changes (_kwdefaults_changed); else,
+        or from the first change on, each call looks them up in the dict.
+        The layout keeps the values as they were read."""
         if self.n_kwonly == 0 or kwdefaults is None:
             return 0
         self._kwdefaults_at_call = kwdefaults
-        self._c.kwdefaults = <PyObject *>kwdefaults
+        if _kwdefaults_watcher < 0 or not _start_watching(self):
+            self._look_kwdefaults_up()
+        return 0
+
+    cdef void _look_kwdefaults_up(self) noexcept:
+        """From now on, each call looks keyword-only defaults up in the
+        function's dict."""
+        self._c.kwdefaults = <PyObject *>self._kwdefaults_at_call
         self._c.plain_max = -1  # the plain path fills keyword-only slots from _fill
         self.max_positional = -1
-        return 0
+
+    cdef bint _snapshot_holds(self) noexcept:
+        """Whether the values read are those the dict holds now, for every
+        keyword-only slot (a lookup that fails counts as no)."""
+        cdef Py_ssize_t i
+        cdef PyObject *value
+        cdef PyObject *d = <PyObject *>self._kwdefaults_at_call
+        for i in range(self._c.argcount, self._c.total_args):
+            value = posonly_dict_lookup(d, self._c.names[i])
+            if value == NULL:
+                if PyErr_Occurred():
+                    PyErr_Clear()
+                    return False
+                value = _NO_DEFAULT
+            if (value != self._c.fill[i]
+                    or value != PyTuple_GET_ITEM(<PyObject *>self._kwdefaults,
+                                                 i - self._c.argcount)):
+                return False
+        return True
 
     cdef inline bint _hide(self, PyObject *out) noexcept:
         """Take a half-built result from the collector (the empty tuple is
@@ -489,6 +520,70 @@ cdef class Binder:
         plan = self._get_plan()
         return Binder(plan.layout, plan.deep_copy_call(memo))
 
+
+
+# Dict watchers (CPython 3.12+): one watcher for the module, whose callback
+# is called before any change of a watched dict (an item set or deleted,
+# cleared, cloned into, freed).  _watched maps the address of each watched
+# __kwdefaults__ dict to the addresses of the binders that bind with a
+# snapshot of it; a binder holds its dict, so an address there is always
+# that of a live dict, and a binder leaves the map when it is freed.  The
+# callback sends every binder of the changed dict to its lookups, and stops
+# watching it.  The GIL guards the map (the module is not free-threading
+# compatible), and the module loads in one interpreter only, whose watcher
+# id this is.  Where no watcher id is left (8 per interpreter), binders look
+# the defaults up at each call, as before 3.12.
+cdef dict _watched = {}
+
+
+cdef int _kwdefaults_changed(PyObject *d) noexcept:
+    cdef Binder binder
+    try:
+        addresses = _watched.pop(<Py_ssize_t>d, None)
+        if addresses is not None:
+            for address in addresses:
+                binder = <Binder><PyObject *><Py_ssize_t>address
+                binder._watching = False
+                binder._look_kwdefaults_up()
+        posonly_dict_unwatch(_kwdefaults_watcher, d)
+    except BaseException:
+        pass  # (out of memory, making an int)
+    return 0
+
+
+cdef bint _start_watching(Binder binder) noexcept:
+    """Watch the binder's dict for it; whether its snapshot may be used."""
+    cdef PyObject *d = <PyObject *>binder._kwdefaults_at_call
+    try:
+        if posonly_dict_watch(_kwdefaults_watcher, d) < 0:
+            return False
+        _watched.setdefault(<Py_ssize_t>d, []).append(<Py_ssize_t><PyObject *>binder)
+    except BaseException:
+        return False
+    binder._watching = True
+    # A lookup may run Python code (a key's own __eq__), which may change
+    # the dict: the callback then has sent the binder to its lookups.
+    if not binder._snapshot_holds():
+        _stop_watching(binder)
+    return binder._watching
+
+
+cdef void _stop_watching(Binder binder) noexcept:
+    cdef PyObject *d = <PyObject *>binder._kwdefaults_at_call
+    binder._watching = False
+    try:
+        addresses = _watched.get(<Py_ssize_t>d)
+        if addresses is not None:
+            addresses.remove(<Py_ssize_t><PyObject *>binder)
+            if not addresses:
+                del _watched[<Py_ssize_t>d]
+                posonly_dict_unwatch(_kwdefaults_watcher, d)
+    except BaseException:
+        pass
+    binder._look_kwdefaults_up()
+
+
+cdef int _kwdefaults_watcher = posonly_dict_add_watcher(_kwdefaults_changed)
 
 
 cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames):
