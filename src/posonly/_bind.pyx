@@ -54,9 +54,7 @@ cdef extern from "_binder.h":
     Py_ssize_t posonly_slot_offset(object descriptor)
     void posonly_declare_method_descriptor(PyTypeObject *tp)
     int posonly_declare_entry_method(PyTypeObject *tp, const char *name) except -1
-    int posonly_dict_add_watcher(int (*on_change)(PyObject *) noexcept)
-    int posonly_dict_watch(int watcher, PyObject *d)
-    void posonly_dict_unwatch(int watcher, PyObject *d)
+    int posonly_start_kwdefaults_watcher()
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_set_type_attribute(PyTypeObject *tp, const char *name, object value) except -1
@@ -72,6 +70,10 @@ cdef extern from "_binder.h":
         PyObject **fill
         PyObject *no_default
         PyObject *kwdefaults
+        PyObject *watched
+    int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d)
+    void posonly_stop_watching(posonly_plan *plan)
+    void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d)
     PyObject *POSONLY_SLOW
     PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
                                 PyObject *kwnames)

@@ -88,7 +88,7 @@ static PyObject *posonly_own_directory(void) {
    vectorcall function finds the rest beside it. */
 typedef PyObject *(*posonly_general_fn)(PyObject *self, PyObject *const *args,
                                          Py_ssize_t nargs, PyObject *kwnames);
-typedef struct {
+typedef struct posonly_plan {
     vectorcallfunc vectorcall;
     posonly_general_fn general;  /* the general path, for every other call */
     int bound;  /* a bound method's binder: always the general path */
@@ -107,6 +107,12 @@ typedef struct {
        its default at the call, as the interpreter looks it up (so a dict
        changed in place is seen); `fill` then serves the positionals only. */
     PyObject *kwdefaults;
+    /* A wrapper's binder that binds with the keyword-only defaults it read
+       from its function's __kwdefaults__ dict (`fill`), while a dict watcher
+       says the dict has not changed: that dict (else NULL), and its place
+       in the list of every such binder (posonly_watching). */
+    PyObject *watched;
+    struct posonly_plan *watch_prev, *watch_next;
 } posonly_plan;
 
 /* Not an object: posonly_fast_bind's answer for "take the general path". */
@@ -411,45 +417,98 @@ static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
     return 0;
 }
 
-/* Dict watchers, CPython 3.12+ (elsewhere there is no watcher: -1, no
-   error).  The callback, whatever the event, calls `on_change` with the
-   dict, before the dict changes; an error it raises is reported by the
-   interpreter as unraisable. */
+/* Dict watchers, CPython 3.12+: one watcher id for the module (the
+   module loads in one interpreter only: Cython refuses a second), whose
+   callback, on any event of a watched dict (an item set or deleted,
+   cleared, cloned into, freed), before the dict changes, sends every binder
+   that keeps a snapshot of it back to its lookups, takes them off the list,
+   and stops watching the dict.  The list holds every binder with a
+   snapshot, linked through their plans; a binder holds its dict, so a dict
+   on the list is alive, and a binder leaves the list when it is freed.
+   The GIL guards the list (the module is not free-threading compatible).
+   Changes of such dicts are rare, and the first stops the watching, so a
+   walk of the list per change is cheap.  Where no watcher id is left (8 per
+   interpreter), or before 3.12, there is none: binders look the defaults
+   up at each call. */
+static int posonly_kwdefaults_watcher = -1;
+static posonly_plan *posonly_watching;
+
+/* Back to the lookups at each call, in the dict `d`. */
+static void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d) {
+    plan->kwdefaults = d;
+    plan->plain_max = -1;  /* the plain path fills keyword-only slots from fill */
+}
+
+static void posonly_unlink_watching(posonly_plan *plan) {
+    if (plan->watch_prev != NULL) plan->watch_prev->watch_next = plan->watch_next;
+    else if (posonly_watching == plan) posonly_watching = plan->watch_next;
+    if (plan->watch_next != NULL) plan->watch_next->watch_prev = plan->watch_prev;
+    plan->watch_prev = plan->watch_next = NULL;
+    plan->watched = NULL;
+}
+
 #if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
-static int (*posonly_on_dict_change)(PyObject *);
-static int posonly_dict_callback(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
-                                 PyObject *new_value) {
+static int posonly_kwdefaults_changed(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                                      PyObject *new_value) {
+    posonly_plan *plan = posonly_watching, *next;
     (void)event; (void)key; (void)new_value;
-    return posonly_on_dict_change(dict);
-}
-static int posonly_dict_add_watcher(int (*on_change)(PyObject *)) {
-    int watcher;
-    posonly_on_dict_change = on_change;
-    watcher = PyDict_AddWatcher(posonly_dict_callback);
-    if (watcher < 0) PyErr_Clear();  /* none left: binders look defaults up */
-    return watcher;
-}
-static int posonly_dict_watch(int watcher, PyObject *d) {
-    if (PyDict_Watch(watcher, d) < 0) {
-        PyErr_Clear();
-        return -1;
+    while (plan != NULL) {
+        next = plan->watch_next;
+        if (plan->watched == dict) {
+            posonly_unlink_watching(plan);
+            posonly_look_kwdefaults_up(plan, dict);
+        }
+        plan = next;
     }
+    if (PyDict_Unwatch(posonly_kwdefaults_watcher, dict) < 0) PyErr_Clear();
     return 0;
 }
-static void posonly_dict_unwatch(int watcher, PyObject *d) {
-    if (PyDict_Unwatch(watcher, d) < 0) PyErr_Clear();
-}
-#else
-static int posonly_dict_add_watcher(int (*on_change)(PyObject *)) {
-    (void)on_change;
-    return -1;
-}
-static int posonly_dict_watch(int watcher, PyObject *d) {
-    (void)watcher; (void)d;
-    return -1;
-}
-static void posonly_dict_unwatch(int watcher, PyObject *d) { (void)watcher; (void)d; }
 #endif
+
+/* Made once, at import: -1 where there is no watcher. */
+static int posonly_start_kwdefaults_watcher(void) {
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    posonly_kwdefaults_watcher = PyDict_AddWatcher(posonly_kwdefaults_changed);
+    if (posonly_kwdefaults_watcher < 0) PyErr_Clear();
+#endif
+    return posonly_kwdefaults_watcher;
+}
+
+/* Keep binding with the snapshot in `fill` while `d` does not change:
+   whether the dict is now watched for the binder. */
+static int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d) {
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    if (posonly_kwdefaults_watcher < 0) return 0;
+    if (PyDict_Watch(posonly_kwdefaults_watcher, d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    plan->watched = d;
+    plan->watch_prev = NULL;
+    plan->watch_next = posonly_watching;
+    if (posonly_watching != NULL) posonly_watching->watch_prev = plan;
+    posonly_watching = plan;
+    return 1;
+#else
+    (void)plan; (void)d;
+    return 0;
+#endif
+}
+
+/* A binder that stops keeping its snapshot (freed, or its snapshot found
+   stale): off the list, and the dict no longer watched if no other binder
+   keeps a snapshot of it. */
+static void posonly_stop_watching(posonly_plan *plan) {
+    PyObject *d = plan->watched;
+    posonly_plan *other;
+    if (d == NULL) return;
+    posonly_unlink_watching(plan);
+    for (other = posonly_watching; other != NULL; other = other->watch_next)
+        if (other->watched == d) return;
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    if (PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0) PyErr_Clear();
+#endif
+}
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */
 static inline PyObject *posonly_steal(PyObject *o) { return o; }

@@ -33,7 +33,6 @@ cdef class Binder:
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
     cdef object _kwdefaults_at_call  # a wrapper's binder: the function's __kwdefaults__ dict
-    cdef bint _watching  # its snapshot in _fill is good until the dict changes
     cdef tuple _posonly
     cdef tuple _keyword_candidates
     cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
@@ -103,8 +102,7 @@ cdef class Binder:
 
     def __dealloc__(self):
         PyMem_Free(self._argument_slots)
-        if self._watching:
-            _stop_watching(self)
+        posonly_stop_watching(&self._c)
 
     @property
     def layout(self):
@@ -222,16 +220,16 @@ cdef class Binder:
         if self.n_kwonly == 0 or kwdefaults is None:
             return 0
         self._kwdefaults_at_call = kwdefaults
-        if _kwdefaults_watcher < 0 or not _start_watching(self):
-            self._look_kwdefaults_up()
-        return 0
-
-    cdef void _look_kwdefaults_up(self) noexcept:
-        """From now on, each call looks keyword-only defaults up in the
-        function's dict."""
-        self._c.kwdefaults = <PyObject *>self._kwdefaults_at_call
-        self._c.plain_max = -1  # the plain path fills keyword-only slots from _fill
+        if posonly_watch_kwdefaults(&self._c, <PyObject *>kwdefaults):
+            # A lookup may run Python code (a key's own __eq__), which may
+            # change the dict: the watcher then has sent the binder to its
+            # lookups already.
+            if self._snapshot_holds():
+                return 0
+            posonly_stop_watching(&self._c)
+        posonly_look_kwdefaults_up(&self._c, <PyObject *>kwdefaults)
         self.max_positional = -1
+        return 0
 
     cdef bint _snapshot_holds(self) noexcept:
         """Whether the values read are those the dict holds now, for every
@@ -522,68 +520,9 @@ cdef class Binder:
 
 
 
-# Dict watchers (CPython 3.12+): one watcher for the module, whose callback
-# is called before any change of a watched dict (an item set or deleted,
-# cleared, cloned into, freed).  _watched maps the address of each watched
-# __kwdefaults__ dict to the addresses of the binders that bind with a
-# snapshot of it; a binder holds its dict, so an address there is always
-# that of a live dict, and a binder leaves the map when it is freed.  The
-# callback sends every binder of the changed dict to its lookups, and stops
-# watching it.  The GIL guards the map (the module is not free-threading
-# compatible), and the module loads in one interpreter only, whose watcher
-# id this is.  Where no watcher id is left (8 per interpreter), binders look
-# the defaults up at each call, as before 3.12.
-cdef dict _watched = {}
-
-
-cdef int _kwdefaults_changed(PyObject *d) noexcept:
-    cdef Binder binder
-    try:
-        addresses = _watched.pop(<Py_ssize_t>d, None)
-        if addresses is not None:
-            for address in addresses:
-                binder = <Binder><PyObject *><Py_ssize_t>address
-                binder._watching = False
-                binder._look_kwdefaults_up()
-        posonly_dict_unwatch(_kwdefaults_watcher, d)
-    except BaseException:
-        pass  # (out of memory, making an int)
-    return 0
-
-
-cdef bint _start_watching(Binder binder) noexcept:
-    """Watch the binder's dict for it; whether its snapshot may be used."""
-    cdef PyObject *d = <PyObject *>binder._kwdefaults_at_call
-    try:
-        if posonly_dict_watch(_kwdefaults_watcher, d) < 0:
-            return False
-        _watched.setdefault(<Py_ssize_t>d, []).append(<Py_ssize_t><PyObject *>binder)
-    except BaseException:
-        return False
-    binder._watching = True
-    # A lookup may run Python code (a key's own __eq__), which may change
-    # the dict: the callback then has sent the binder to its lookups.
-    if not binder._snapshot_holds():
-        _stop_watching(binder)
-    return binder._watching
-
-
-cdef void _stop_watching(Binder binder) noexcept:
-    cdef PyObject *d = <PyObject *>binder._kwdefaults_at_call
-    binder._watching = False
-    try:
-        addresses = _watched.get(<Py_ssize_t>d)
-        if addresses is not None:
-            addresses.remove(<Py_ssize_t><PyObject *>binder)
-            if not addresses:
-                del _watched[<Py_ssize_t>d]
-                posonly_dict_unwatch(_kwdefaults_watcher, d)
-    except BaseException:
-        pass
-    binder._look_kwdefaults_up()
-
-
-cdef int _kwdefaults_watcher = posonly_dict_add_watcher(_kwdefaults_changed)
+# The dict watcher of binders that keep a snapshot of keyword-only defaults
+# (_binder.h: posonly_watch_kwdefaults), made once.
+posonly_start_kwdefaults_watcher()
 
 
 cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames):
