@@ -424,7 +424,8 @@ static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
    that keeps a snapshot of it back to its lookups, takes them off the list,
    and stops watching the dict.  The list holds every binder with a
    snapshot, linked through their plans; a binder holds its dict, so a dict
-   on the list is alive, and a binder leaves the list when it is freed.
+   on the list is alive, and a binder leaves the list when it is freed (the
+   last of a dict's, counted below, stops the watching).
    The GIL guards the list (the module is not free-threading compatible).
    Changes of such dicts are rare, and the first stops the watching, so a
    walk of the list per change is cheap.  Where no watcher id is left (8 per
@@ -433,13 +434,82 @@ static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
 static int posonly_kwdefaults_watcher = -1;
 static posonly_plan *posonly_watching;
 
+/* How many binders keep a snapshot of each watched dict: a table keyed by
+   the dict's address (open addressing, linear probing, freed slots marked
+   so that probes go past them), so that a binder freed stops the watching
+   of its dict when it was the last, with no walk of the list. */
+typedef struct { PyObject *dict; Py_ssize_t count; } posonly_watch_count;
+#define POSONLY_FREED_SLOT ((PyObject *)1)
+static posonly_watch_count *posonly_counts;
+static size_t posonly_counts_size, posonly_counts_used;  /* used: counted or freed slots */
+
+static inline size_t posonly_count_start(PyObject *d) {
+    return (size_t)(((uintptr_t)d >> 4) * (uintptr_t)0x9E3779B97F4A7C15ULL) & (posonly_counts_size - 1);
+}
+
+/* The slot of `d`, or NULL. */
+static inline posonly_watch_count *posonly_count_of(PyObject *d) {
+    size_t i;
+    if (posonly_counts_size == 0) return NULL;
+    for (i = posonly_count_start(d); posonly_counts[i].dict != NULL;
+         i = (i + 1) & (posonly_counts_size - 1))
+        if (posonly_counts[i].dict == d) return &posonly_counts[i];
+    return NULL;
+}
+
+/* Count one binder more for `d`: 0, or -1 (out of memory, no error set). */
+static inline int posonly_count_up(PyObject *d) {
+    posonly_watch_count *slot = posonly_count_of(d);
+    size_t i;
+    if (slot != NULL) {
+        slot->count++;
+        return 0;
+    }
+    if ((posonly_counts_used + 1) * 2 > posonly_counts_size) {
+        size_t old_size = posonly_counts_size, size = old_size ? old_size : 16, j;
+        posonly_watch_count *old = posonly_counts, *table;
+        Py_ssize_t live = 0;
+        for (j = 0; j < old_size; j++) live += old[j].dict != NULL && old[j].dict != POSONLY_FREED_SLOT;
+        while ((size_t)(live + 1) * 2 > size / 2) size *= 2;  /* room to grow, after the freed go */
+        table = (posonly_watch_count *)PyMem_Calloc(size, sizeof(posonly_watch_count));
+        if (table == NULL) return -1;
+        posonly_counts = table;
+        posonly_counts_size = size;
+        posonly_counts_used = 0;
+        for (j = 0; j < old_size; j++) {
+            if (old[j].dict == NULL || old[j].dict == POSONLY_FREED_SLOT) continue;
+            for (i = posonly_count_start(old[j].dict); table[i].dict != NULL; i = (i + 1) & (size - 1)) {}
+            table[i] = old[j];
+            posonly_counts_used++;
+        }
+        PyMem_Free(old);
+    }
+    for (i = posonly_count_start(d); posonly_counts[i].dict != NULL
+         && posonly_counts[i].dict != POSONLY_FREED_SLOT; i = (i + 1) & (posonly_counts_size - 1)) {}
+    if (posonly_counts[i].dict == NULL) posonly_counts_used++;
+    posonly_counts[i].dict = d;
+    posonly_counts[i].count = 1;
+    return 0;
+}
+
+/* Count one binder less for `d` (all of them with `all`): whether none is
+   left, its slot then freed. */
+static inline int posonly_count_down(PyObject *d, int all) {
+    posonly_watch_count *slot = posonly_count_of(d);
+    if (slot == NULL) return 1;
+    if (!all && --slot->count > 0) return 0;
+    slot->dict = POSONLY_FREED_SLOT;
+    slot->count = 0;
+    return 1;
+}
+
 /* Back to the lookups at each call, in the dict `d`. */
 static void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d) {
     plan->kwdefaults = d;
     plan->plain_max = -1;  /* the plain path fills keyword-only slots from fill */
 }
 
-static void posonly_unlink_watching(posonly_plan *plan) {
+static inline void posonly_unlink_watching(posonly_plan *plan) {
     if (plan->watch_prev != NULL) plan->watch_prev->watch_next = plan->watch_next;
     else if (posonly_watching == plan) posonly_watching = plan->watch_next;
     if (plan->watch_next != NULL) plan->watch_next->watch_prev = plan->watch_prev;
@@ -460,6 +530,7 @@ static int posonly_kwdefaults_changed(PyDict_WatchEvent event, PyObject *dict, P
         }
         plan = next;
     }
+    posonly_count_down(dict, 1);
     if (PyDict_Unwatch(posonly_kwdefaults_watcher, dict) < 0) PyErr_Clear();
     return 0;
 }
@@ -483,6 +554,11 @@ static int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d) {
         PyErr_Clear();
         return 0;
     }
+    if (posonly_count_up(d) < 0) {
+        if (posonly_count_of(d) == NULL && PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0)
+            PyErr_Clear();
+        return 0;
+    }
     plan->watched = d;
     plan->watch_prev = NULL;
     plan->watch_next = posonly_watching;
@@ -500,11 +576,9 @@ static int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d) {
    keeps a snapshot of it. */
 static void posonly_stop_watching(posonly_plan *plan) {
     PyObject *d = plan->watched;
-    posonly_plan *other;
     if (d == NULL) return;
     posonly_unlink_watching(plan);
-    for (other = posonly_watching; other != NULL; other = other->watch_next)
-        if (other->watched == d) return;
+    if (!posonly_count_down(d, 0)) return;
 #if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
     if (PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0) PyErr_Clear();
 #endif
