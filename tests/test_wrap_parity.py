@@ -14,6 +14,7 @@ import pytest
 from conftest import IMPLEMENTATIONS, _load
 from oracle import outcome
 from posonly import Layout
+from posonly._wrapper import _FILENAME
 
 
 def f(a, b=2, *, c=3):
@@ -201,7 +202,7 @@ def test_tools_see_a_wrapper_as_they_see_a_functools_wraps_one(impl):
         # def, the pure twin's generated code, the function the compiled
         # wrapper lends its code from.
         assert inspect.getfile(wrapper) == {
-            "functools": __file__, "posonly": "<posonly.wrap>" if impl.name == "python"
+            "functools": __file__, "posonly": _FILENAME if impl.name == "python"
             else inspect.getfile(f)}[kind], kind
         assert inspect.getsource(wrapper) == inspect.getsource(f), kind
         spec = mock.create_autospec(wrapper)
@@ -257,3 +258,73 @@ def test_before_hands_anything_else_the_callers_own_arguments(impl):
     assert seen == [(0, 2, 5)]
     assert outcome(lambda: w(0, 1, 2)) == outcome(lambda: impl.binder(forward)(0, 1, 2))
     assert inspect.signature(w, follow_wrapped=False) == inspect.signature(forward)
+
+
+class _Callable:
+    def __call__(self, y, z=1):
+        return y
+
+
+def _targets():
+    return [f, functools.partial(f, 1), _Callable(), Account().deposit]
+
+
+def _looks(impl, target, kind):
+    """What a decorator author sees of a wrapper: repr (the address
+    left out), dir, and the help text."""
+    import pydoc
+
+    handler = (lambda values: None) if kind == "before" else (lambda proceed, values: proceed(values))
+    w = impl.wrap(target, **{kind: handler})
+    text = repr(w).replace(f" at {id(w):#x}>", "")
+    return text, set(dir(w)), pydoc.render_doc(w, renderer=pydoc.plaintext)
+
+
+@pytest.mark.parametrize("kind", ["before", "around"])
+def test_a_wrapper_looks_alike_in_both_twins(kind):
+    # repr names it as a function (as the pure twin's is one), dir lists
+    # its layout, help reads the same, for any callable wrapped.
+    impls = [_load(name) for name in IMPLEMENTATIONS]
+    for target in _targets()[:1]:
+        looks = [_looks(impl, target, kind) for impl in impls]
+        assert "layout" in looks[0][1]
+        assert looks[0][0] == f"<function {f.__qualname__}"
+        assert all(look == looks[0] for look in looks), target
+
+
+@pytest.mark.parametrize("kind", ["before", "around"])
+def test_every_wrapper_lists_its_layout(impl, kind):
+    for target in _targets():
+        _, names, _ = _looks(impl, target, kind)
+        assert "layout" in names, target
+
+
+def test_generator_wrappers_answer_as_a_wraps_def_does(impl):
+    # A wrapper returns what the function returns: it is a generator (or
+    # async generator) function no more than a functools.wraps def is, and
+    # a coroutine function when the function is one, as
+    # inspect.iscoroutinefunction answers for a functools.wraps def of a
+    # coroutine function marked as one (3.12+).
+    def numbers(n):
+        yield from range(n)
+
+    async def later(n):
+        yield n
+
+    async def coroutine(n):
+        return n
+
+    def wraps_def(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    for func in (numbers, later, coroutine):
+        w = impl.wrap(func, before=lambda values: None)
+        reference = wraps_def(func)
+        assert inspect.isgeneratorfunction(w) is inspect.isgeneratorfunction(reference) is False
+        assert inspect.isasyncgenfunction(w) is inspect.isasyncgenfunction(reference) is False
+        assert inspect.iscoroutinefunction(w) is inspect.iscoroutinefunction(func)
+    assert list(impl.wrap(numbers, before=lambda values: None)(2)) == [0, 1]

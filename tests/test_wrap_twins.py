@@ -381,3 +381,77 @@ def test_a_default_given_back_by_a_replaced_dict(handler_kind):
             assert run("function", w, 0)[0] == "error"
             assert w(0, c=3) == f(0, c=3)  # a call that passes it: read again
         assert w(0) == f(0) == (0, 2)
+
+
+@pytest.mark.parametrize("handler_kind", HANDLERS)
+def test_a_kwdefaults_dict_changed_cleared_replaced_and_freed_under_live_wrappers(handler_kind):
+    # Where the compiled wrapper keeps the defaults it read until the dict
+    # changes (dict watchers, CPython 3.12+), every change reaches every
+    # wrapper of the function, a freed wrapper or dict included; each call
+    # is compared with the function's own.
+    import gc
+
+    def handler_of(seen):
+        if handler_kind == "before":
+            return {"before": seen.append}
+        return {"around": lambda proceed, values: (seen.append(values), proceed(values))[1]}
+
+    for twin in TWINS:
+        def g(a, *, k=1, j=[2]):  # noqa: B006 - the default object itself is compared
+            return a, k, j
+
+        def outcome(call):
+            try:
+                return call()
+            except TypeError as error:
+                return str(error)
+
+        seen = []
+        wrappers = [twin.wrap(g, **handler_of(seen)) for _ in range(3)]
+
+        def check():
+            for w in wrappers:
+                assert outcome(lambda: w(0)) == outcome(lambda: g(0)), twin.name
+                assert outcome(lambda: w(0, k=3)) == outcome(lambda: g(0, k=3)), twin.name
+
+        for _ in range(3):  # calls with the defaults as read
+            check()
+        g.__kwdefaults__["k"] = 10  # changed in place
+        check()
+        del wrappers[1]  # a wrapper freed while the dict is watched for others
+        gc.collect()
+        g.__kwdefaults__["j"] = "j"
+        check()
+        g.__kwdefaults__.clear()  # now required
+        check()
+        g.__kwdefaults__.update(k=5, j=6)  # given back
+        check()
+        wrappers.append(twin.wrap(g, **handler_of(seen)))  # made after a change
+        check()
+        g.__kwdefaults__["k"] = 7
+        check()
+        old = g.__kwdefaults__
+        g.__kwdefaults__ = {"k": 100, "j": 200}  # replaced
+        check()
+        old["k"] = "old"  # no longer the function's
+        check()
+        del old
+        gc.collect()  # the dict that was replaced is freed
+        g.__kwdefaults__["j"] = 300
+        check()
+        assert seen and all(values[0] == 0 for values in seen)
+        del wrappers
+        if hasattr(sys, "getrefcount"):
+            # Wrappers made, called, their dict changed, and freed, over and
+            # over: the function's dict is held no more after than before.
+            def churn():
+                for i in range(100):
+                    w = twin.wrap(g, **handler_of(seen))
+                    w(0)
+                    if i % 25 == 0:
+                        g.__kwdefaults__["k"] = i
+                        w(0)
+                gc.collect()
+                return sys.getrefcount(g.__kwdefaults__)
+
+            assert churn() == churn() == churn(), twin.name

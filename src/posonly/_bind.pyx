@@ -56,6 +56,8 @@ cdef extern from "_binder.h":
     ctypedef void *vectorcallfunc
     Py_ssize_t posonly_slot_offset(object descriptor)
     void posonly_declare_method_descriptor(PyTypeObject *tp)
+    int posonly_declare_entry_method(PyTypeObject *tp, const char *name) except -1
+    int posonly_start_kwdefaults_watcher()
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
     int posonly_install_vectorcall(PyTypeObject *tp, Py_ssize_t offset) except -1
     int posonly_set_type_attribute(PyTypeObject *tp, const char *name, object value) except -1
@@ -71,6 +73,10 @@ cdef extern from "_binder.h":
         PyObject **fill
         PyObject *no_default
         PyObject *kwdefaults
+        PyObject *watched
+    int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d)
+    void posonly_stop_watching(posonly_plan *plan)
+    void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d)
     PyObject *POSONLY_SLOW
     PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
                                 PyObject *kwnames)
@@ -120,6 +126,9 @@ cdef extern from "Python.h":
     void PyObject_GC_UnTrack(PyObject *o)
     int PyDict_DelItem(PyObject *d, PyObject *key) except -1
     PyObject *PyDict_GetItem(PyObject *d, PyObject *key)
+    PyObject *PyErr_Occurred()
+    void PyErr_Clear()
+    PyObject *posonly_dict_lookup "PyDict_GetItemWithError"(PyObject *d, PyObject *key)
     int PyDict_Contains(PyObject *d, PyObject *key) except -1
     bint PyTuple_CheckExact(PyObject *o)
     bint PyDict_CheckExact(PyObject *o)

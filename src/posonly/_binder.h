@@ -73,12 +73,22 @@ static inline PyObject *posonly_new_locals(
 
 static int posonly_str_eq(PyObject *a, PyObject *b);
 
+/* "posonly/", made once. */
+static PyObject *posonly_own_directory_name;
+static PyObject *posonly_own_directory(void) {
+    if (posonly_own_directory_name == NULL) {
+        posonly_own_directory_name = PyUnicode_InternFromString("posonly/");
+        if (posonly_own_directory_name == NULL) PyErr_Clear();
+    }
+    return posonly_own_directory_name;
+}
+
 /* What the fast path reads of a binder: one C struct inside it, whose
    first member is the vectorcall pointer the interpreter reads, so the
    vectorcall function finds the rest beside it. */
 typedef PyObject *(*posonly_general_fn)(PyObject *self, PyObject *const *args,
                                          Py_ssize_t nargs, PyObject *kwnames);
-typedef struct {
+typedef struct posonly_plan {
     vectorcallfunc vectorcall;
     posonly_general_fn general;  /* the general path, for every other call */
     int bound;  /* a bound method's binder: always the general path */
@@ -97,6 +107,12 @@ typedef struct {
        its default at the call, as the interpreter looks it up (so a dict
        changed in place is seen); `fill` then serves the positionals only. */
     PyObject *kwdefaults;
+    /* A wrapper's binder that binds with the keyword-only defaults it read
+       from its function's __kwdefaults__ dict (`fill`), while a dict watcher
+       says the dict has not changed: that dict (else NULL), and its place
+       in the list of every such binder (posonly_watching). */
+    PyObject *watched;
+    struct posonly_plan *watch_prev, *watch_next;
 } posonly_plan;
 
 /* Not an object: posonly_fast_bind's answer for "take the general path". */
@@ -248,6 +264,62 @@ static PyObject *posonly_fast_bind_dict(const posonly_plan *plan, PyObject *cons
     return posonly_fast_bind_from(plan, args, nargs, NULL, kwdict);
 }
 
+/* Whether a traceback entry is one of posonly's own compiled functions:
+   Cython gives its code objects the file name of the source it compiled,
+   src/posonly/<part>.pxi or .pyx, a file no user has. */
+static int posonly_own_entry(PyObject *tb) {
+    PyFrameObject *frame = ((PyTracebackObject *)tb)->tb_frame;
+    PyCodeObject *code;
+    PyObject *filename;
+    int own = 0;
+    if (frame == NULL) return 0;
+    code = PyFrame_GetCode(frame);
+    filename = code->co_filename;
+    if (PyUnicode_Check(filename)) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(filename);
+        own = length > 16 && PyUnicode_READ_CHAR(filename, length - 4) == '.'
+            && (PyUnicode_READ_CHAR(filename, length - 3) == 'p')
+            && (PyUnicode_READ_CHAR(filename, length - 2) == 'x'
+                || PyUnicode_READ_CHAR(filename, length - 2) == 'y')
+            && (PyUnicode_READ_CHAR(filename, length - 1) == 'i'
+                || PyUnicode_READ_CHAR(filename, length - 1) == 'x')
+            && posonly_own_directory() != NULL
+            && PyUnicode_Find(filename, posonly_own_directory(), 0, length, 1) >= 0;
+    }
+    Py_DECREF(code);
+    return own;
+}
+
+/* With an exception set: drop the traceback entries it gathered in
+   posonly's own compiled functions on its way to a C entry point (what
+   the interpreter shows for its own refusal of a call: none), keeping any
+   entries of code run deeper (a str subclass's __eq__, a handler). */
+static void posonly_drop_own_frames(void) {
+    PyObject *tb, *kept;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc == NULL) return;
+    tb = PyException_GetTraceback(exc);
+    kept = tb;
+    while (kept != NULL && posonly_own_entry(kept))
+        kept = (PyObject *)((PyTracebackObject *)kept)->tb_next;
+    if (kept != tb) PyException_SetTraceback(exc, kept != NULL ? kept : Py_None);
+    Py_XDECREF(tb);
+    PyErr_SetRaisedException(exc);
+#else
+    PyObject *type, *value;
+    PyErr_Fetch(&type, &value, &tb);
+    kept = tb;
+    while (kept != NULL && posonly_own_entry(kept))
+        kept = (PyObject *)((PyTracebackObject *)kept)->tb_next;
+    Py_XINCREF(kept);
+    Py_XDECREF(tb);
+    if (value != NULL && kept != tb && PyExceptionInstance_Check(value))
+        PyException_SetTraceback(value, kept != NULL ? kept : Py_None);
+    PyErr_Restore(type, value, kept);
+#endif
+}
+
 /* Every call but the plain positional one: the fast path, else the
    general path (_binder_general, which raises the interpreter's errors). */
 static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_plan *plan,
@@ -257,7 +329,9 @@ static PyObject *posonly_binder_vectorcall_rest(PyObject *self, const posonly_pl
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) kwnames = NULL;
     out = posonly_fast_bind(plan, args, nargs, kwnames);
     if (out != POSONLY_SLOW) return out;
-    return plan->general(self, args, nargs, kwnames);
+    out = plan->general(self, args, nargs, kwnames);
+    if (out == NULL) posonly_drop_own_frames();
+    return out;
 }
 
 
@@ -275,6 +349,239 @@ static PyObject *posonly_binder_vectorcall(PyObject *self, PyObject *const *args
     if (kwnames == NULL && plan->plain_min <= nargs && nargs <= plan->plain_max)
         return posonly_copy_and_fill(args, nargs, plan->fill, plan->total_args);
     return posonly_binder_vectorcall_rest(self, plan, args, nargs, kwnames);
+}
+
+/* A method of a compiled type whose failed calls drop posonly's own
+   traceback entries (posonly_drop_own_frames) once Cython has added its
+   last one, the method's own: its method descriptor is given a copy of its
+   PyMethodDef whose C function calls the original, then drops them. */
+#define POSONLY_MAX_ENTRY_METHODS 8
+typedef PyObject *(*posonly_fastcall_keywords)(PyObject *, PyObject *const *, Py_ssize_t,
+                                                PyObject *);
+static PyMethodDef posonly_entry_defs[POSONLY_MAX_ENTRY_METHODS];
+static void (*posonly_entry_originals[POSONLY_MAX_ENTRY_METHODS])(void);
+static int posonly_n_entry_methods;
+
+#define POSONLY_ENTRY_METHOD(i) \
+    static PyObject *posonly_entry_fast_##i(PyObject *self, PyObject *const *args, \
+                                            Py_ssize_t nargs, PyObject *kwnames) { \
+        PyObject *result = ((posonly_fastcall_keywords)posonly_entry_originals[i])( \
+            self, args, nargs, kwnames); \
+        if (result == NULL) posonly_drop_own_frames(); \
+        return result; \
+    } \
+    static PyObject *posonly_entry_varargs_##i(PyObject *self, PyObject *args, PyObject *kwargs) { \
+        PyObject *result = ((PyCFunctionWithKeywords)posonly_entry_originals[i])(self, args, kwargs); \
+        if (result == NULL) posonly_drop_own_frames(); \
+        return result; \
+    }
+POSONLY_ENTRY_METHOD(0) POSONLY_ENTRY_METHOD(1) POSONLY_ENTRY_METHOD(2) POSONLY_ENTRY_METHOD(3)
+POSONLY_ENTRY_METHOD(4) POSONLY_ENTRY_METHOD(5) POSONLY_ENTRY_METHOD(6) POSONLY_ENTRY_METHOD(7)
+static const PyCFunction posonly_entry_fast[POSONLY_MAX_ENTRY_METHODS] = {
+    (PyCFunction)(void (*)(void))posonly_entry_fast_0, (PyCFunction)(void (*)(void))posonly_entry_fast_1,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_2, (PyCFunction)(void (*)(void))posonly_entry_fast_3,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_4, (PyCFunction)(void (*)(void))posonly_entry_fast_5,
+    (PyCFunction)(void (*)(void))posonly_entry_fast_6, (PyCFunction)(void (*)(void))posonly_entry_fast_7,
+};
+static const PyCFunction posonly_entry_varargs[POSONLY_MAX_ENTRY_METHODS] = {
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_0, (PyCFunction)(void (*)(void))posonly_entry_varargs_1,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_2, (PyCFunction)(void (*)(void))posonly_entry_varargs_3,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_4, (PyCFunction)(void (*)(void))posonly_entry_varargs_5,
+    (PyCFunction)(void (*)(void))posonly_entry_varargs_6, (PyCFunction)(void (*)(void))posonly_entry_varargs_7,
+};
+
+static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
+    PyObject *descriptor = PyDict_GetItemString(tp->tp_dict, name);
+    PyMethodDef *def;
+    int i = posonly_n_entry_methods, flags;
+    if (descriptor == NULL || Py_TYPE(descriptor) != &PyMethodDescr_Type
+            || i == POSONLY_MAX_ENTRY_METHODS) {
+        PyErr_Format(PyExc_SystemError, "posonly: %s is no method to declare", name);
+        return -1;
+    }
+    def = ((PyMethodDescrObject *)descriptor)->d_method;
+    flags = def->ml_flags & ~(METH_CLASS | METH_STATIC | METH_COEXIST);
+    posonly_entry_defs[i] = *def;
+    posonly_entry_originals[i] = (void (*)(void))def->ml_meth;
+    if (flags == (METH_FASTCALL | METH_KEYWORDS))
+        posonly_entry_defs[i].ml_meth = posonly_entry_fast[i];
+    else if (flags == (METH_VARARGS | METH_KEYWORDS))
+        posonly_entry_defs[i].ml_meth = posonly_entry_varargs[i];
+    else {
+        PyErr_Format(PyExc_SystemError, "posonly: %s has calling flags %d", name, flags);
+        return -1;
+    }
+    posonly_n_entry_methods++;
+    ((PyMethodDescrObject *)descriptor)->d_method = &posonly_entry_defs[i];
+    PyType_Modified(tp);
+    return 0;
+}
+
+/* Dict watchers, CPython 3.12+: one watcher id for the module (the
+   module loads in one interpreter only: Cython refuses a second), whose
+   callback, on any event of a watched dict (an item set or deleted,
+   cleared, cloned into, freed), before the dict changes, sends every binder
+   that keeps a snapshot of it back to its lookups, takes them off the list,
+   and stops watching the dict.  The list holds every binder with a
+   snapshot, linked through their plans; a binder holds its dict, so a dict
+   on the list is alive, and a binder leaves the list when it is freed (the
+   last of a dict's, counted below, stops the watching).
+   The GIL guards the list (the module is not free-threading compatible).
+   Changes of such dicts are rare, and the first stops the watching, so a
+   walk of the list per change is cheap.  Where no watcher id is left (8 per
+   interpreter), or before 3.12, there is none: binders look the defaults
+   up at each call. */
+static int posonly_kwdefaults_watcher = -1;
+static posonly_plan *posonly_watching;
+
+/* How many binders keep a snapshot of each watched dict: a table keyed by
+   the dict's address (open addressing, linear probing, freed slots marked
+   so that probes go past them), so that a binder freed stops the watching
+   of its dict when it was the last, with no walk of the list. */
+typedef struct { PyObject *dict; Py_ssize_t count; } posonly_watch_count;
+#define POSONLY_FREED_SLOT ((PyObject *)1)
+static posonly_watch_count *posonly_counts;
+static size_t posonly_counts_size, posonly_counts_used;  /* used: counted or freed slots */
+
+static inline size_t posonly_count_start(PyObject *d) {
+    return (size_t)(((uintptr_t)d >> 4) * (uintptr_t)0x9E3779B97F4A7C15ULL) & (posonly_counts_size - 1);
+}
+
+/* The slot of `d`, or NULL. */
+static inline posonly_watch_count *posonly_count_of(PyObject *d) {
+    size_t i;
+    if (posonly_counts_size == 0) return NULL;
+    for (i = posonly_count_start(d); posonly_counts[i].dict != NULL;
+         i = (i + 1) & (posonly_counts_size - 1))
+        if (posonly_counts[i].dict == d) return &posonly_counts[i];
+    return NULL;
+}
+
+/* Count one binder more for `d`: 0, or -1 (out of memory, no error set). */
+static inline int posonly_count_up(PyObject *d) {
+    posonly_watch_count *slot = posonly_count_of(d);
+    size_t i;
+    if (slot != NULL) {
+        slot->count++;
+        return 0;
+    }
+    if ((posonly_counts_used + 1) * 2 > posonly_counts_size) {
+        size_t old_size = posonly_counts_size, size = old_size ? old_size : 16, j;
+        posonly_watch_count *old = posonly_counts, *table;
+        Py_ssize_t live = 0;
+        for (j = 0; j < old_size; j++) live += old[j].dict != NULL && old[j].dict != POSONLY_FREED_SLOT;
+        while ((size_t)(live + 1) * 2 > size / 2) size *= 2;  /* room to grow, after the freed go */
+        table = (posonly_watch_count *)PyMem_Calloc(size, sizeof(posonly_watch_count));
+        if (table == NULL) return -1;
+        posonly_counts = table;
+        posonly_counts_size = size;
+        posonly_counts_used = 0;
+        for (j = 0; j < old_size; j++) {
+            if (old[j].dict == NULL || old[j].dict == POSONLY_FREED_SLOT) continue;
+            for (i = posonly_count_start(old[j].dict); table[i].dict != NULL; i = (i + 1) & (size - 1)) {}
+            table[i] = old[j];
+            posonly_counts_used++;
+        }
+        PyMem_Free(old);
+    }
+    for (i = posonly_count_start(d); posonly_counts[i].dict != NULL
+         && posonly_counts[i].dict != POSONLY_FREED_SLOT; i = (i + 1) & (posonly_counts_size - 1)) {}
+    if (posonly_counts[i].dict == NULL) posonly_counts_used++;
+    posonly_counts[i].dict = d;
+    posonly_counts[i].count = 1;
+    return 0;
+}
+
+/* Count one binder less for `d` (all of them with `all`): whether none is
+   left, its slot then freed. */
+static inline int posonly_count_down(PyObject *d, int all) {
+    posonly_watch_count *slot = posonly_count_of(d);
+    if (slot == NULL) return 1;
+    if (!all && --slot->count > 0) return 0;
+    slot->dict = POSONLY_FREED_SLOT;
+    slot->count = 0;
+    return 1;
+}
+
+/* Back to the lookups at each call, in the dict `d`. */
+static void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d) {
+    plan->kwdefaults = d;
+    plan->plain_max = -1;  /* the plain path fills keyword-only slots from fill */
+}
+
+static inline void posonly_unlink_watching(posonly_plan *plan) {
+    if (plan->watch_prev != NULL) plan->watch_prev->watch_next = plan->watch_next;
+    else if (posonly_watching == plan) posonly_watching = plan->watch_next;
+    if (plan->watch_next != NULL) plan->watch_next->watch_prev = plan->watch_prev;
+    plan->watch_prev = plan->watch_next = NULL;
+    plan->watched = NULL;
+}
+
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+static int posonly_kwdefaults_changed(PyDict_WatchEvent event, PyObject *dict, PyObject *key,
+                                      PyObject *new_value) {
+    posonly_plan *plan = posonly_watching, *next;
+    (void)event; (void)key; (void)new_value;
+    while (plan != NULL) {
+        next = plan->watch_next;
+        if (plan->watched == dict) {
+            posonly_unlink_watching(plan);
+            posonly_look_kwdefaults_up(plan, dict);
+        }
+        plan = next;
+    }
+    posonly_count_down(dict, 1);
+    if (PyDict_Unwatch(posonly_kwdefaults_watcher, dict) < 0) PyErr_Clear();
+    return 0;
+}
+#endif
+
+/* Made once, at import: -1 where there is no watcher. */
+static int posonly_start_kwdefaults_watcher(void) {
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    posonly_kwdefaults_watcher = PyDict_AddWatcher(posonly_kwdefaults_changed);
+    if (posonly_kwdefaults_watcher < 0) PyErr_Clear();
+#endif
+    return posonly_kwdefaults_watcher;
+}
+
+/* Keep binding with the snapshot in `fill` while `d` does not change:
+   whether the dict is now watched for the binder. */
+static int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d) {
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    if (posonly_kwdefaults_watcher < 0) return 0;
+    if (PyDict_Watch(posonly_kwdefaults_watcher, d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (posonly_count_up(d) < 0) {
+        if (posonly_count_of(d) == NULL && PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0)
+            PyErr_Clear();
+        return 0;
+    }
+    plan->watched = d;
+    plan->watch_prev = NULL;
+    plan->watch_next = posonly_watching;
+    if (posonly_watching != NULL) posonly_watching->watch_prev = plan;
+    posonly_watching = plan;
+    return 1;
+#else
+    (void)plan; (void)d;
+    return 0;
+#endif
+}
+
+/* A binder that stops keeping its snapshot (freed, or its snapshot found
+   stale): off the list, and the dict no longer watched if no other binder
+   keeps a snapshot of it. */
+static void posonly_stop_watching(posonly_plan *plan) {
+    PyObject *d = plan->watched;
+    if (d == NULL) return;
+    posonly_unlink_watching(plan);
+    if (!posonly_count_down(d, 0)) return;
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+    if (PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0) PyErr_Clear();
+#endif
 }
 
 /* Hands a new reference (or NULL with an exception set) to Cython. */

@@ -32,7 +32,7 @@ cdef class Binder:
     cdef tuple _names  # frame order, interned: keywords match by identity first
     cdef tuple _defaults
     cdef tuple _kwdefaults  # per keyword-only slot, NO_DEFAULT where none
-    cdef object _kwdefaults_at_call  # a wrapper's binder: the dict in _c.kwdefaults
+    cdef object _kwdefaults_at_call  # a wrapper's binder: the function's __kwdefaults__ dict
     cdef tuple _posonly
     cdef tuple _keyword_candidates
     cdef tuple _fill  # per parameter slot: its default, NO_DEFAULT where none
@@ -102,6 +102,7 @@ cdef class Binder:
 
     def __dealloc__(self):
         PyMem_Free(self._argument_slots)
+        posonly_stop_watching(&self._c)
 
     @property
     def layout(self):
@@ -208,18 +209,46 @@ cdef class Binder:
         return out
 
     cdef int _fill_kwdefaults_at_call(self, object kwdefaults) except -1:
-        """Look keyword-only defaults up in ``kwdefaults``, the function's
-        own ``__kwdefaults__`` dict, at each call rather than in the values
-        read when the binder was made: a wrapper's binder, which binds as a
-        call of the function would, with a dict changed in place.  The
-        layout keeps the values as they were read."""
+        """Bind keyword-only defaults as they are in ``kwdefaults``, the
+        function's own ``__kwdefaults__`` dict, at each call rather than as
+        they were read when the binder was made: a wrapper's binder, which
+        binds as a call of the function would, with a dict changed in place.
+        Where the interpreter has dict watchers (CPython 3.12+), the values
+        read stay in use until the dict changes (_kwdefaults_changed); else,
+        or from the first change on, each call looks them up in the dict.
+        The layout keeps the values as they were read."""
         if self.n_kwonly == 0 or kwdefaults is None:
             return 0
         self._kwdefaults_at_call = kwdefaults
-        self._c.kwdefaults = <PyObject *>kwdefaults
-        self._c.plain_max = -1  # the plain path fills keyword-only slots from _fill
+        if posonly_watch_kwdefaults(&self._c, <PyObject *>kwdefaults):
+            # A lookup may run Python code (a key's own __eq__), which may
+            # change the dict: the watcher then has sent the binder to its
+            # lookups already.
+            if self._snapshot_holds():
+                return 0
+            posonly_stop_watching(&self._c)
+        posonly_look_kwdefaults_up(&self._c, <PyObject *>kwdefaults)
         self.max_positional = -1
         return 0
+
+    cdef bint _snapshot_holds(self) noexcept:
+        """Whether the values read are those the dict holds now, for every
+        keyword-only slot (a lookup that fails counts as no)."""
+        cdef Py_ssize_t i
+        cdef PyObject *value
+        cdef PyObject *d = <PyObject *>self._kwdefaults_at_call
+        for i in range(self._c.argcount, self._c.total_args):
+            value = posonly_dict_lookup(d, self._c.names[i])
+            if value == NULL:
+                if PyErr_Occurred():
+                    PyErr_Clear()
+                    return False
+                value = _NO_DEFAULT
+            if (value != self._c.fill[i]
+                    or value != PyTuple_GET_ITEM(<PyObject *>self._kwdefaults,
+                                                 i - self._c.argcount)):
+                return False
+        return True
 
     cdef inline bint _hide(self, PyObject *out) noexcept:
         """Take a half-built result from the collector (the empty tuple is
@@ -491,12 +520,23 @@ cdef class Binder:
 
 
 
+# The dict watcher of binders that keep a snapshot of keyword-only defaults
+# (_binder.h: posonly_watch_kwdefaults), made once.
+posonly_start_kwdefaults_watcher()
+
+
 cdef object _binder_general(Binder self, PyObject **args, Py_ssize_t nargs, PyObject *kwnames):
     # A call posonly_fast_bind did not answer: bind it in full, errors and all.
     if not self._c.bound:
         return self._bind(args, nargs, kwnames, NULL, False, False)
     return self._entry_bound(args, nargs, kwnames, NULL, False)
 
+
+# A failed call of an entry point shows no traceback entry of posonly's, as
+# the interpreter's own refusal of the call shows none (the vectorcall slot
+# drops them in C, posonly_binder_vectorcall_rest).
+for _entry_name in (b"bind", b"vectorcall", b"partial", b"arguments"):
+    posonly_declare_entry_method(<PyTypeObject *>Binder, _entry_name)
 
 cdef Binder _probe = Binder(Layout())
 posonly_install_vectorcall(<PyTypeObject *>Binder,

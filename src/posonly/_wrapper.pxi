@@ -265,13 +265,25 @@ cdef class Wrapper:
         return self.__qualname__
 
     def __repr__(self):
-        return f"<posonly.Wrapper of {self._func!r}>"
+        # As the pure twin's, a function named as the function bound.
+        return f"<function {self.__qualname__} at {id(self):#x}>"
+
+    def __dir__(self):
+        # What object.__dir__ finds (the attributes of __class__, the
+        # instance's __dict__), and the layout, as the pure twin's dir
+        # lists it.
+        names = object.__dir__(self)
+        if "layout" not in names:
+            names.append("layout")
+        return names
 
 
 cdef int _new_binder(Wrapper self) except -1:
     """Make the binder of the function as it is now, and note the source's
-    defaults objects as the binder read them; the binder looks keyword-only
-    defaults up in the source's dict at each call, as the interpreter does."""
+    defaults objects as the binder read them; the binder binds keyword-only
+    defaults as the source's dict holds them at the call, as the interpreter
+    does (a snapshot kept until the dict changes where dict watchers exist,
+    else a lookup at each call: Binder._fill_kwdefaults_at_call)."""
     cdef PyFunctionObject *f
     binder = make_binder(Binder, binder_of_function, self._func)
     if self._source is None:

@@ -125,7 +125,15 @@ _T = TypeVar("_T")
 _Values = Tuple[Any, ...]
 _Before = Callable[[_Values], object]
 
-_FILENAME = "<posonly.wrap>"  # what tracebacks show for a wrapper's frame
+# The file of a generated function's code: what tracebacks and
+# inspect.getfile show.  A wrapper's frame is no stack level for warnings,
+# as the compiled wrapper, a C call, has no frame: a handler (the wrapper's
+# body) that warns with stacklevel=2 points at the call of the wrapper, in
+# both implementations.  The warnings machinery of every interpreter
+# (CPython's C and Python ones, PyPy's) skips, when it counts levels, the
+# frames whose code's file name holds both "importlib" and "_bootstrap",
+# its own import machinery's: the name says it.
+_FILENAME = "<posonly.wrap: skipped by warnings, as importlib._bootstrap>"
 _MARK = "__posonly_wrapper__"  # in a generated function's globals
 _OF_FUNCTION = object()  # the mark of a wrapper of a function
 _OF_BOUND_METHOD = object()  # the mark of a wrapper of a bound method
@@ -552,10 +560,9 @@ def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
 # locals by position), its keyword-only names where the body passes them by
 # keyword (constants of the code), its name and defaults.  What is its own
 # (the function, the handler, an around= wrapper's proceed, made at its
-# first call from a template of the same shape) is in its own __dict__,
-# which is also its globals: no closure cells, no dict but the one every
-# functools.wraps wrapper has.  The helpers it calls are constants of the
-# template's code.
+# first call from a template of the same shape) are constants of its code,
+# as are the helpers it calls: no closure cells, no dict but the one every
+# functools.wraps wrapper has, and globals shared by all.
 #
 # Defaults are the function's at the call: a wrapper of a function with
 # defaults compares the function's __defaults__ and __kwdefaults__ with the
@@ -577,18 +584,32 @@ def _template_function(source: str, *placeholders: Any) -> Any:
     return namespace["make"](*placeholders)
 
 
-# A template-made wrapper's own state, in its own __dict__, which is also
-# its globals: the function, the handler, an around= wrapper's proceed.
+# A template-made wrapper's own state, constants of its code (placeholders
+# in the template's source, each one constant of the code, replaced in each
+# wrapper's copy): the function, the handler, an around= wrapper's
+# _ProceedSlot.  Its globals are one dict all of them share, which holds
+# nothing of theirs: a call writes nothing into a wrapper's __dict__.
 _FUNC = "__posonly_func__"
 _HANDLER = "__posonly_handler__"
 _PROCEED = "__posonly_proceed__"
-# The helpers a template calls, constants of its code (placeholders in the
-# source): a wrapper's globals hold its own state only.
+# The helpers a template calls, constants of its code too.
 _STALE_CONST = "__posonly_stale__"
 _NEW_PROCEED_CONST = "__posonly_new_proceed__"
-# Before 3.10 the interpreter makes a builtins dict at each call of a
-# function whose globals have none.
-_OWN_BUILTINS = sys.version_info < (3, 10)
+# The globals of every template-made wrapper: the builtins (the interpreter
+# reads them there for an import made while the frame runs, as warnings
+# does for a coroutine never awaited), and a module name.
+_TEMPLATE_GLOBALS: Dict[str, Any] = {
+    "__builtins__": sys.modules["builtins"].__dict__, "__name__": __name__,
+}
+
+
+class _ProceedSlot:
+    """An around= wrapper's ``proceed``, made at its first call."""
+
+    __slots__ = ("proceed",)
+
+    def __init__(self) -> None:
+        self.proceed: Any = None
 
 
 def _templates(
@@ -601,8 +622,8 @@ def _templates(
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
         shape = _Shape(Plan(layout))
-        tests = ([f"{_FUNC}.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
-            [f"{_FUNC}.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
+        tests = ([f"{_FUNC!r}.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
+            [f"{_FUNC!r}.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
         # (On a change, _stale reads the arguments from the caller's frame.)
         check = (
             f"    if {' or '.join(tests)}:\n"
@@ -610,15 +631,15 @@ def _templates(
             if reads else ""
         )
         if around:
-            body = f"    global {_PROCEED}\n" + check + (
-                f"    if {_PROCEED} is None:\n"
-                f"        {_PROCEED} = {_NEW_PROCEED_CONST!r}({_FUNC}, {key!r})\n"
-                f"    return {_HANDLER}({_PROCEED}, {shape.values(copy_varkw=False)})\n"
+            body = check + (
+                f"    if {_PROCEED!r}.proceed is None:\n"
+                f"        {_PROCEED!r}.proceed = {_NEW_PROCEED_CONST!r}({_FUNC!r}, {key!r})\n"
+                f"    return {_HANDLER!r}({_PROCEED!r}.proceed, {shape.values(copy_varkw=False)})\n"
             )
         else:
             body = check + (
-                f"    {_HANDLER}({shape.values(copy_varkw=True)})\n"
-                f"    return {shape.call(_FUNC)}\n"
+                f"    {_HANDLER!r}({shape.values(copy_varkw=True)})\n"
+                f"    return {shape.call(repr(_FUNC))}\n"
             )
         wrapper = _template_function(
             f"def make():\n  def wrapper({parameter_list(layout)}):\n"
@@ -640,7 +661,8 @@ def _templates(
             helpers.get(c, c) if type(c) is str else c for c in consts
         ))
         marks = tuple(
-            consts.index(m) if m in consts else -1 for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS)
+            consts.index(m) if m in consts else -1
+            for m in (_SEEN_DEFAULTS, _SEEN_KWDEFAULTS, _FUNC, _HANDLER, _PROCEED)
         )
         templates = (code, proceed.__code__, tuple(layout.kwonly), marks)
         if len(_TEMPLATES) < 4096:
@@ -822,10 +844,13 @@ def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
         func = generated.__globals__[func_name]
         handler = generated.__globals__[handler_name]
     else:
-        state = generated.__globals__
-        function = func = state[_FUNC]
-        handler = state[_HANDLER]
-        around, n_prefix = _PROCEED in code.co_names, 0
+        around, n_prefix = any(type(c) is _ProceedSlot for c in code.co_consts), 0
+        marks = _templates(
+            code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, reads_bits,
+        )[3]
+        function = func = code.co_consts[marks[2]]
+        handler = code.co_consts[marks[3]]
     assert frame is not None
     positional, keywords = _given_arguments(
         code, generated.__defaults__, generated.__kwdefaults__, frame
@@ -843,10 +868,6 @@ def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
     else:
         generated.__dict__["layout"] = _layout_as_made(function)
         consts = list(code.co_consts)
-        marks = _templates(
-            code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
-            code.co_flags & CO_VARARGS_OR_VARKEYWORDS, around, reads_bits,
-        )[3]
         for index, seen_now in zip(marks, now):
             if index >= 0:
                 consts[index] = seen_now
@@ -862,27 +883,9 @@ def _stale(itself: Any, frame: Optional[Tuple[Any, ...]] = None) -> Any:
     return fresh[2](*positional[n_prefix:], **keywords)
 
 
-def _set_state(generated: Any, function: Any, handler: Any, around: bool) -> None:
-    """A template-made wrapper's state, in its own ``__dict__`` (its globals)."""
-    state = generated.__dict__
-    state[_FUNC] = function
-    state[_HANDLER] = handler
-    if around:
-        state[_PROCEED] = None
-    if _OWN_BUILTINS:
-        state["__builtins__"] = _BUILTINS
-
-
-_BUILTINS = sys.modules["builtins"].__dict__
-_STATE_KEYS = (_FUNC, _HANDLER, _PROCEED, "__builtins__")
-
-
 def _template_made(obj: Any) -> bool:
     """Whether the function ``obj`` is a wrapper made from a template."""
-    state = obj.__globals__
-    return state.get(_FUNC) is not None and obj.__code__.co_filename == _FILENAME and (
-        state is obj.__dict__
-    )
+    return obj.__globals__ is _TEMPLATE_GLOBALS and obj.__code__.co_filename == _FILENAME
 
 
 def _wrapper_of_function(
@@ -906,22 +909,20 @@ def _wrapper_of_function(
     )
     names = parameter_names(code, wrapper.co_nlocals)
     kwonly = names[argcount : argcount + n_kwonly]
-    consts = _with_names(wrapper, dict(zip(placeholders, kwonly)))
-    if reads:
-        marked = list(consts)
-        if reads & 1:
-            marked[marks[0]] = defaults
-        if reads & 2:
-            marked[marks[1]] = kwdefaults
-        consts = tuple(marked)
+    marked = list(_with_names(wrapper, dict(zip(placeholders, kwonly))))
+    if reads & 1:
+        marked[marks[0]] = defaults
+    if reads & 2:
+        marked[marks[1]] = kwdefaults
+    marked[marks[2]] = function
+    marked[marks[3]] = before if around is None else around
+    if around is not None:
+        marked[marks[4]] = _ProceedSlot()
     code_name = function.__name__ if QUALIFIED_NAMES else name
-    state: Dict[str, Any] = {}
     generated = types.FunctionType(
-        wrapper.replace(co_varnames=names, co_consts=consts, co_name=code_name),
-        state, code_name, defaults,
+        wrapper.replace(co_varnames=names, co_consts=tuple(marked), co_name=code_name),
+        _TEMPLATE_GLOBALS, code_name, defaults,
     )
-    generated.__dict__ = state  # its attributes are its globals
-    _set_state(generated, function, before if around is None else around, around is not None)
     if kwdefaults is not None and n_kwonly:
         # The function's own dict: the interpreter looks each default up
         # there at the call, so a dict changed in place is seen, as by
@@ -1076,7 +1077,6 @@ def wrap(
     forwarding = generated is None and before is not None and not (
         type(func) is types.FunctionType and not advertises(func)
     )
-    layout_made = generated is not None
     if generated is not None:
         layout = _layout_as_made(func)  # read from func on first use
     elif forwarding:
@@ -1092,8 +1092,6 @@ def wrap(
         _name_generated(generated, call.layout, func)
         layout = plan.output
     functools.update_wrapper(generated, func)
-    if layout_made:
-        _set_state(generated, func, before if around is None else around, around is not None)
     # wrapper.layout: the layout of the values the handler gets.
     generated.layout = layout  # type: ignore[attr-defined]
     if forwarding:
@@ -1115,8 +1113,6 @@ def wrap(
             wrapper = _CoroutineWrapper(_coroutine_function_of(func), generated)
             wrapper.__dict__.update(generated.__dict__)
             del wrapper.__dict__["layout"]  # (read from the generated function)
-            for key in _STATE_KEYS:
-                wrapper.__dict__.pop(key, None)
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(generated, attr))
     if one_first:
