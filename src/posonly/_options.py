@@ -23,9 +23,11 @@ annotations need no evaluation when:
   compiled, or ``from __future__ import annotations`` made strings of them)
   and every annotation is a ``str``.
 
-Anything else (an unknown option, an option value that is not a plain
-``bool`` or ``Format``, an object the core does not serve) goes to inspect's
-own code.  ``signature_fallback`` is the one place the signature entry points
+Bound methods, ``functools.wraps`` chains, classes and callable objects
+whose signature inspect takes from a plain function are served from that
+function's (``kind_signature``).  Anything else (an unknown option, an
+option value that is not a plain ``bool`` or ``Format``, an object none of
+these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
 ``_served``).
 
@@ -467,9 +469,8 @@ def _call_of(obj: Any) -> Any:
             call = attributes.get("__call__", _NOTHING)
     if type(call) is not FUNCTION_TYPE:
         return None
-    attributes = getattr(obj, "__dict__", None)
-    if attributes is not None and (type(attributes) is not dict
-                                   or not _LOOKED_UP.isdisjoint(attributes)):
+    own: Any = getattr(obj, "__dict__", None)
+    if own is not None and (type(own) is not dict or not _LOOKED_UP.isdisjoint(own)):
         return None
     return call
 
