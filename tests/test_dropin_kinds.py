@@ -266,6 +266,5 @@ def test_nothing_asked_about_is_kept_alive(impl):
 def test_the_running_inspect_was_learned():
     """Each kind is served only where the running inspect answered its probe
     as the drop-in does; on the interpreters tested, all of them."""
-    assert len(_options._KINDS) == 5
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)

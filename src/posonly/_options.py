@@ -23,9 +23,9 @@ annotations need no evaluation when:
   compiled, or ``from __future__ import annotations`` made strings of them)
   and every annotation is a ``str``.
 
-Bound methods, ``functools.wraps`` chains, classes and callable objects
-whose signature inspect takes from a plain function are served from that
-function's (``kind_signature``).  Anything else (an unknown option, an
+Bound methods, ``functools.wraps`` chains, classes, callable objects and
+partials whose signature inspect takes from a plain function are served
+from that function's (``kind_signature``).  Anything else (an unknown option, an
 option value that is not a plain ``bool`` or ``Format``, an object none of
 these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
@@ -37,6 +37,7 @@ a plain function's (or a bound method's function's) signature from the core.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -146,8 +147,6 @@ def why_not(cls: Any, obj: Any) -> str:
         return "method"
     if isinstance(obj, types.BuiltinFunctionType):
         return "builtin"
-    import functools
-
     if isinstance(obj, (functools.partial, functools.partialmethod)):
         return "partial"
     return "callable-object"
@@ -297,7 +296,9 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #   exceptions have), or a Python ``__new__`` and the builtin ``__init__``:
 #   that function's signature without its first parameter;
 # - an instance of such a class with a Python ``__call__`` and nothing that
-#   reads or answers attributes its own way: ``__call__``'s, bound.
+#   reads or answers attributes its own way: ``__call__``'s, bound;
+# - a ``functools.partial`` (not a subclass) of any of these: inspect's own
+#   ``_signature_get_partial`` on the signature served for its function.
 #
 # Which of these the running inspect answers so is learned at import
 # (``_learn_kinds``), from probes of each; a kind it answers otherwise is
@@ -333,7 +334,7 @@ method descriptors (and ``__dict__``, unless the one ``type`` makes)."""
 _GETSET = types.GetSetDescriptorType
 _REFUSED_IN_METACLASSES = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__call__", "__mro__"}
 _REFUSED_IN_CLASSES_OF_CALLABLES = _LOOKED_UP | _READ_THEIR_OWN_WAY
-_PARTIAL: Any = None  # functools.partial, set below
+_PARTIAL: Any = functools.partial
 _DICT_ENTRIES = (_Nothing, _GETSET)
 """What a class's own ``__dict__`` entry may be: none, or the one ``type`` makes."""
 
@@ -496,6 +497,19 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
         if func is None:
             return None
         sig = _function_sig(cls, func, follow_wrapped, options)
+    elif kind is _PARTIAL:
+        # inspect's own step, on the signature served for the function.
+        attributes = obj.__dict__
+        if not _KINDS[5] or (attributes and not _LOOKED_UP.isdisjoint(attributes)):
+            return None
+        func = obj.func
+        if type(func) is FUNCTION_TYPE:
+            sig = _function_sig(cls, func, follow_wrapped, options)
+        else:
+            sig = kind_signature(cls, func, follow_wrapped, options, skip_bound)
+        if sig is None:
+            return None
+        return _SIGNATURE_GET_PARTIAL(sig, obj)
     else:
         if not _KINDS[4]:
             return None
@@ -508,10 +522,13 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
     return _bound(sig)
 
 
-_KINDS = [True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
-callable objects (learned at import)."""
+callable objects, partials (learned at import)."""
+_SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
+if _SIGNATURE_GET_PARTIAL is None:
+    _KINDS[5] = False
 
 
 _PROBES = """
@@ -545,11 +562,6 @@ def wrapper(*args, **kwargs):
 def _learn_kinds() -> None:
     """Ask the running inspect about a probe of each kind, and serve only
     the kinds it answers as ``kind_signature`` does."""
-    global _PARTIAL
-    import functools
-
-    _PARTIAL = functools.partial
-
     # Made from source: this module may be compiled, and its functions are
     # then not plain functions.
     namespace: Dict[str, Any] = {"functools": functools}
@@ -562,6 +574,8 @@ def _learn_kinds() -> None:
         (2, Init), (2, namespace["Inherits"]), (2, namespace["Error"]),
         (3, namespace["New"]),
         (4, instance),
+        (5, functools.partial(Init.method, instance, 1)),
+        (5, functools.partial(namespace["wrapper"], instance, y=5)),
     ]
     ways: Any = [True, False]
     for index, probe in probes:
