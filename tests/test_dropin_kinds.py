@@ -17,7 +17,7 @@ import inspect
 import sys
 import weakref
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import posonly
@@ -111,6 +111,8 @@ def classes(draw):
     decorator = draw(st.sampled_from(["", "", "@dataclasses.dataclass\n"]))
     if decorator:
         body.append("field: int = 0")
+        if extra != "text":  # else dataclass asks inspect.signature for a docstring
+            body.insert(0, '"""A generated class."""')
     source = f"{decorator}class C({head}):\n    " + ("\n    ".join(body) or "pass") + "\n"
     return source
 
@@ -182,6 +184,9 @@ def spec_outcome(call):
 
 @given(target=targets(), opts=options(), follow_wrapped=st.sampled_from([True, True, False]))
 def test_every_kind_is_inspects(impl, target, opts, follow_wrapped):
+    # inspect's get_annotations follows __wrapped__ with no end: a cycle
+    # with eval_str never returns, from inspect's own code too.
+    assume(not (opts.get("eval_str") and getattr(target, "__wrapped__", None) is target))
     expected = outcome(lambda: INSPECT_SIGNATURE(target, follow_wrapped=follow_wrapped, **opts))
     expected_from_callable = outcome(lambda: INSPECT_FROM_CALLABLE.__func__(
         inspect.Signature, target, follow_wrapped=follow_wrapped, **opts))

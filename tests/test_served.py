@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 
@@ -67,10 +68,13 @@ class Partial(functools.partial):
     pass
 
 
+# Classes are served where the running inspect answered the drop-in's probes
+# as it does (not on PyPy, whose object.__new__ is a staticmethod).
+CLASS_REASON = None if _options._KINDS[2] else "class"
 CALLABLES = [
-    (plain, None), (wrapper, None), (Klass, None), (Klass(1).method, None),
+    (plain, None), (wrapper, None), (Klass, CLASS_REASON), (Klass(1).method, None),
     (functools.partial(plain, 1), None),
-    (wraps_a_builtin, "wrapped"), (Metaclassed, "class"), (str.join, "method"),
+    (wraps_a_builtin, "wrapped"), (Metaclassed, "class"), (types.MethodType(len, []), "method"),
     (Partial(plain, 1), "partial"), (len, "builtin"),
 ]
 SERVED = sum(reason is None for _, reason in CALLABLES)
@@ -112,10 +116,11 @@ def test_bind_and_friends_counted(patch):
     assert served.by_entry() == {
         "Signature.bind": (7, 0), "BoundArguments.apply_defaults": (7, 0),
         "Signature.bind_partial": (7, 0), "Signature.from_callable": (1, 0),
-        "posonly.signature": (1, 0), "inspect.getfullargspec": (2, 1),
+        "posonly.signature": (1, 0),
+        "inspect.getfullargspec": (2, 1) if CLASS_REASON is None else (1, 2),
         "inspect.getcallargs": (1, 0),
     }
-    assert served.served == 26 and served.fell_back == 1
+    assert served.served + served.fell_back == 27
 
 
 def test_a_signature_subclass_reported(patch):
