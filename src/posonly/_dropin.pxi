@@ -1175,12 +1175,8 @@ cdef object _signature_vector(object serve, str entry, object cls, object obj, P
             sig = function_signature(cls, obj, follow_wrapped)
             if sig is not None:
                 return sig
-        if posonly_observer == NULL:
-            # Nothing to report: inspect's own code, called straight away as
-            # inspect.signature calls it (a Signature is returned as it is).
-            if follow_wrapped is True:
-                return _INSPECT_FROM_CALLABLE(cls, obj)
-            return _INSPECT_FROM_CALLABLE(cls, obj, follow_wrapped=follow_wrapped)
+        # Other kinds (methods, classes, ...): served, or handed to inspect's
+        # own code, by ``serve``.
         options = {}
     return [serve, (entry, cls, obj, follow_wrapped, options)]
 

@@ -319,8 +319,10 @@ def _replacements() -> List[Tuple[Any, str, Any]]:
 
 
 def patch_inspect(maxsize: int = 4096) -> None:
-    """Make :mod:`inspect`'s signatures of plain functions, and every
-    signature's binding, go through posonly, with the same answers and errors.
+    """Make :mod:`inspect`'s signatures of plain functions (and of the
+    methods, classes, callable objects, partials and ``functools.wraps``
+    chains whose signature inspect takes from one), and every signature's
+    binding, go through posonly, with the same answers and errors.
 
     Replaces ``inspect.signature``, ``inspect.getfullargspec``,
     ``inspect.getcallargs``, ``inspect.Signature.bind``,

@@ -23,9 +23,11 @@ annotations need no evaluation when:
   compiled, or ``from __future__ import annotations`` made strings of them)
   and every annotation is a ``str``.
 
-Anything else (an unknown option, an option value that is not a plain
-``bool`` or ``Format``, an object the core does not serve) goes to inspect's
-own code.  ``signature_fallback`` is the one place the signature entry points
+Bound methods, ``functools.wraps`` chains, classes, callable objects and
+partials whose signature inspect takes from a plain function are served
+from that function's (``kind_signature``).  Anything else (an unknown option, an
+option value that is not a plain ``bool`` or ``Format``, an object none of
+these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
 ``_served``).
 
@@ -35,7 +37,9 @@ a plain function's (or a bound method's function's) signature from the core.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import threading
 import types
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -44,9 +48,11 @@ from ._dropin_common import (
     DIALECT,
     FALLBACK_REASONS,
     FUNCTION_TYPE,
+    FUNCTION_TYPE_SIGNATURE_ATTRIBUTES,
     INSPECT_FROM_CALLABLE,
     INSPECT_SIGNATURE,
     SIGNATURE_ATTRIBUTES,
+    UNWRAPPED_SIGNATURE_ATTRIBUTES,
 )
 
 __all__ = ["getcallargs", "getfullargspec", "set_observer", "signature_fallback"]
@@ -142,8 +148,6 @@ def why_not(cls: Any, obj: Any) -> str:
         return "method"
     if isinstance(obj, types.BuiltinFunctionType):
         return "builtin"
-    import functools
-
     if isinstance(obj, (functools.partial, functools.partialmethod)):
         return "partial"
     return "callable-object"
@@ -276,6 +280,341 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
     return sig, None
 
 
+# -- other kinds of callables --------------------------------------------------
+#
+# inspect's ``_signature_from_callable`` for the kinds of callables programs
+# ask about most, served where each step inspect takes can be seen, without
+# running any code of the user's, to end at a plain function whose signature
+# the core (or ``options_signature``) makes:
+#
+# - a bound method of a plain function (a classmethod reached through its
+#   class too): the function's signature without its first parameter;
+# - a ``functools.wraps`` chain of plain functions: the innermost one's;
+# - a class whose metaclass reads attributes as ``type`` does and has no
+#   ``__call__`` of its own, with no ``__signature__``, ``__wrapped__`` or
+#   partialmethod, that has a Python ``__init__`` found first in its MRO and
+#   the builtin ``__new__`` of ``object`` (or of a builtin base, as
+#   exceptions have), or a Python ``__new__`` and the builtin ``__init__``:
+#   that function's signature without its first parameter;
+# - an instance of such a class with a Python ``__call__`` and nothing that
+#   reads or answers attributes its own way: ``__call__``'s, bound;
+# - a ``functools.partial`` (not a subclass) of any of these: inspect's own
+#   ``_signature_get_partial`` on the signature served for its function.
+#
+# Which of these the running inspect answers so is learned at import
+# (``_learn_kinds``), from probes of each; a kind it answers otherwise is
+# left to inspect's own code.  Nothing is cached here: every answer is made
+# from what the objects hold when asked (the plain functions' signatures
+# are the core's, cached as the core caches them).
+
+_STATICMETHOD: Any = staticmethod
+_BUILTIN_FUNCTION = types.BuiltinFunctionType
+_WRAPPER_DESCRIPTOR = types.WrapperDescriptorType
+_TYPE: Any = type
+_OBJECT: Any = object
+_MAX_WRAPPED = 64
+"""Longer ``__wrapped__`` chains (and cycles) are unwrapped by inspect's own code."""
+
+
+class _Nothing:
+    """The type of ``_NOTHING``: no entry in a class's dict."""
+
+
+_NOTHING: Any = _Nothing()
+_LOOKED_UP_ON_CLASSES = frozenset(["__signature__", "__wrapped__", "_partialmethod",
+                                   "__partialmethod__"])
+"""Names inspect reads on a class before its ``__init__`` or ``__new__``."""
+_LOOKED_UP = _LOOKED_UP_ON_CLASSES | {"__text_signature__", "__code__"}
+"""Names inspect reads on a callable object before its type's ``__call__``
+(``__code__`` would make it function-like)."""
+_READ_THEIR_OWN_WAY = frozenset(["__getattr__", "__getattribute__", "__class__", "__eq__",
+                                 "__get__"])
+"""Names by which a class answers attribute reads, ``isinstance`` or
+inspect's ``obj in (type, object)`` its own way, or makes its instances
+method descriptors (and ``__dict__``, unless the one ``type`` makes)."""
+_GETSET = types.GetSetDescriptorType
+_REFUSED_IN_METACLASSES = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__call__", "__mro__"}
+_REFUSED_IN_CLASSES_OF_CALLABLES = _LOOKED_UP | _READ_THEIR_OWN_WAY
+_PARTIAL: Any = functools.partial
+_DICT_ENTRIES = (_Nothing, _GETSET)
+"""What a class's own ``__dict__`` entry may be: none, or the one ``type`` makes."""
+
+
+def _plain_metaclass(meta: Any) -> bool:
+    """Whether a class of metaclass ``meta`` has its attributes read as
+    ``type`` reads them, and is made by ``type.__call__``."""
+    if meta is _TYPE:
+        return True
+    if type(meta) is not _TYPE:
+        return False
+    for base in meta.__mro__:
+        if base is _TYPE or base is _OBJECT:
+            continue
+        attributes = base.__dict__
+        if not _REFUSED_IN_METACLASSES.isdisjoint(attributes) or type(
+                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+            return False
+        for name in ("__new__", "__init__"):  # not data descriptors
+            value = attributes.get(name, None)
+            if value is not None and type(value) is not FUNCTION_TYPE and type(
+                    value) is not _STATICMETHOD:
+                return False
+    return True
+
+
+def _unwrapped(func: Any) -> Any:
+    """The function at the end of ``func``'s ``__wrapped__`` chain, as
+    inspect's ``unwrap`` finds it, where every link is a plain function with
+    no signature of its own; None for any other chain (a cycle too)."""
+    for _ in range(_MAX_WRAPPED):
+        attributes = func.__dict__
+        if "__wrapped__" not in attributes:
+            return func
+        if not UNWRAPPED_SIGNATURE_ATTRIBUTES.isdisjoint(attributes):
+            return None
+        for name in FUNCTION_TYPE_SIGNATURE_ATTRIBUTES:
+            if getattr(func, name, None):
+                return None
+        func = attributes["__wrapped__"]
+        if type(func) is not FUNCTION_TYPE:
+            return None
+    return None
+
+
+def _function_sig(cls: Any, func: Any, follow_wrapped: Any, options: Dict[str, Any]) -> Any:
+    """inspect's signature of the plain function ``func`` as
+    ``_signature_from_callable`` gets it, or None."""
+    if follow_wrapped is True:
+        if "__wrapped__" in func.__dict__:
+            func = _unwrapped(func)
+            if func is None:
+                return None
+    elif follow_wrapped is not False:
+        return None
+    if options:
+        return options_signature(cls, func, follow_wrapped, options)[0]
+    return _core.function_signature(cls, func, follow_wrapped)
+
+
+def _bound(sig: Any) -> Any:
+    """inspect's ``_signature_bound_method(sig)``, or None where it raises."""
+    params = sig._parameters
+    made = _PARAMETERS_DICT()
+    first = True
+    for name, param in params.items():
+        if first:
+            first = False
+            kind = param._kind
+            if kind is _VAR_POSITIONAL:
+                return sig
+            if kind is not _POSITIONAL_ONLY and kind is not _POSITIONAL_OR_KEYWORD:
+                return None
+            continue
+        made[name] = param
+    if first:
+        return None  # no parameter at all
+    bound = _new(type(sig))
+    bound._parameters = _MappingProxy(made)
+    bound._return_annotation = sig._return_annotation
+    return bound
+
+
+def _class_factory(obj: Any) -> Any:
+    """The plain function inspect makes the class ``obj``'s signature of
+    (its ``__init__`` or ``__new__``), where every version reads the same
+    one and nothing else; else None."""
+    if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
+        return None
+    init: Any = _NOTHING
+    new: Any = _NOTHING
+    for base in obj.__mro__:
+        attributes = base.__dict__
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes):
+            return None
+        if init is _NOTHING:
+            init = attributes.get("__init__", _NOTHING)
+        if new is _NOTHING:
+            new = attributes.get("__new__", _NOTHING)
+    own = obj.__dict__
+    if type(init) is FUNCTION_TYPE:
+        # A builtin __new__ (object's, an exception's), none of the class's own.
+        if "__new__" in own or type(new) is not _BUILTIN_FUNCTION or not _KINDS[2]:
+            return None
+        if type(getattr(obj, "__new__", None)) is not _BUILTIN_FUNCTION:
+            return None
+        return init
+    if type(init) is _WRAPPER_DESCRIPTOR and type(new) is _STATICMETHOD and _KINDS[3]:
+        if "__init__" in own:
+            return None
+        new = getattr(obj, "__new__", None)
+        if type(new) is FUNCTION_TYPE:
+            return new
+    return None
+
+
+def _call_of(obj: Any) -> Any:
+    """The plain function inspect makes the callable object ``obj``'s
+    signature of (its type's ``__call__``), where nothing else is read; else
+    None."""
+    kind = type(obj)
+    if not _plain_metaclass(type(kind)) or isinstance(obj, _PARTIAL):
+        return None
+    call: Any = _NOTHING
+    for base in kind.__mro__:
+        if base is _OBJECT:
+            break
+        attributes = base.__dict__
+        if not _REFUSED_IN_CLASSES_OF_CALLABLES.isdisjoint(attributes) or type(
+                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+            return None
+        if call is _NOTHING:
+            call = attributes.get("__call__", _NOTHING)
+    if type(call) is not FUNCTION_TYPE:
+        return None
+    own: Any = getattr(obj, "__dict__", None)
+    if own is not None and (type(own) is not dict or not _LOOKED_UP.isdisjoint(own)):
+        return None
+    return call
+
+
+def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, Any],
+                   skip_bound: bool = True) -> Any:
+    """``cls.from_callable(obj, follow_wrapped=follow_wrapped, **options)``
+    (inspect's ``_signature_from_callable`` of ``obj``, ``skip_bound_arg``
+    as ``skip_bound`` says) for the kinds above, or None where inspect's own
+    code must answer.  Raises what inspect raises evaluating annotations."""
+    kind = type(obj)
+    if kind is FUNCTION_TYPE:
+        if follow_wrapped is not True or not _KINDS[1]:
+            return None
+        return _function_sig(cls, obj, True, options)
+    if kind is _METHOD:
+        func = obj.__func__
+        if type(func) is not FUNCTION_TYPE or not _KINDS[0]:
+            return None
+        sig = _function_sig(cls, func, follow_wrapped, options)
+    elif isinstance(obj, type):
+        func = _class_factory(obj)
+        if func is None:
+            return None
+        sig = _function_sig(cls, func, follow_wrapped, options)
+    elif kind is _PARTIAL:
+        # inspect's own step, on the signature served for the function.
+        attributes = obj.__dict__
+        if not _KINDS[5] or (attributes and not _LOOKED_UP.isdisjoint(attributes)):
+            return None
+        func = obj.func
+        if type(func) is FUNCTION_TYPE:
+            sig = _function_sig(cls, func, follow_wrapped, options)
+        else:
+            sig = kind_signature(cls, func, follow_wrapped, options, skip_bound)
+        if sig is None:
+            return None
+        return _partial_step(sig, obj)
+    else:
+        if not _KINDS[4]:
+            return None
+        func = _call_of(obj)
+        if func is None:
+            return None
+        sig = _function_sig(cls, func, follow_wrapped, options)
+    if sig is None or not skip_bound:
+        return sig
+    return _bound(sig)
+
+
+_KINDS = [True, True, True, True, True, True]
+"""Which kinds the running inspect answers as ``kind_signature`` does: bound
+methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
+callable objects, partials (learned at import)."""
+_SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
+if _SIGNATURE_GET_PARTIAL is None:
+    _KINDS[5] = False
+
+
+INSIDE = threading.local()
+"""Per thread, ``depth``: how deep the drop-in is in inspect's own code that
+it runs to answer a call (a partial's step binds partially).  An entry point
+called there is part of the call answered, not a call of the user's: the
+observer (``_served``) does not count it."""
+
+
+def _partial_step(sig: Any, obj: Any) -> Any:
+    """inspect's own step for a partial, on the signature served for its
+    function; marked as inside a served call while someone observes."""
+    if _core.get_observer() is None:
+        return _SIGNATURE_GET_PARTIAL(sig, obj)
+    INSIDE.depth = getattr(INSIDE, "depth", 0) + 1
+    try:
+        return _SIGNATURE_GET_PARTIAL(sig, obj)
+    finally:
+        INSIDE.depth -= 1
+
+
+_PROBES = """
+class Init:
+    def __init__(self, a, b=1, *args, c, **kwargs):
+        pass
+
+    def method(self, x, /, y=2):
+        pass
+
+    def __call__(self, q, *, r=3):
+        pass
+
+class Inherits(Init):
+    pass
+
+class Error(Exception):
+    def __init__(self, message, code=0):
+        pass
+
+class New:
+    def __new__(cls, a, *, k=2):
+        return object.__new__(cls)
+
+@functools.wraps(Init.method)
+def wrapper(*args, **kwargs):
+    pass
+"""
+
+
+def _learn_kinds() -> None:
+    """Ask the running inspect about a probe of each kind, and serve only
+    the kinds it answers as ``kind_signature`` does."""
+    # Made from source: this module may be compiled, and its functions are
+    # then not plain functions.
+    namespace: Dict[str, Any] = {"functools": functools}
+    exec(_PROBES, namespace)  # noqa: S102 - the constant source below
+    Init = namespace["Init"]
+    instance = object.__new__(Init)
+    probes = [
+        (0, instance.method), (0, Init.__init__.__get__(instance)),
+        (1, namespace["wrapper"]),
+        (2, Init), (2, namespace["Inherits"]), (2, namespace["Error"]),
+        (3, namespace["New"]),
+        (4, instance),
+        (5, functools.partial(Init.method, instance, 1)),
+        (5, functools.partial(namespace["wrapper"], instance, y=5)),
+    ]
+    ways: Any = [True, False]
+    for index, probe in probes:
+        try:
+            for skip_bound in ways[:1] if index == 1 else ways:
+                if skip_bound:
+                    expected = INSPECT_FROM_CALLABLE(_Signature, probe)
+                else:
+                    expected = inspect._signature_from_callable(  # type: ignore[attr-defined]
+                        probe, follow_wrapper_chains=False, skip_bound_arg=False,
+                        sigcls=_Signature)
+                got = kind_signature(_Signature, probe, skip_bound, {}, skip_bound)
+                if (type(got) is not type(expected) or got != expected
+                        or list(got.parameters) != list(expected.parameters)):
+                    _KINDS[index] = False
+        except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+            _KINDS[index] = False
+
+
 def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
                        options: Dict[str, Any]) -> Any:
     """What the signature entry point ``entry`` answers for ``obj`` when
@@ -293,6 +632,17 @@ def signature_fallback(entry: str, cls: Any, obj: Any, follow_wrapped: Any,
             sig, reason = options_signature(cls, obj, follow_wrapped, options)
         except BaseException:
             # inspect's own error, evaluating the annotations: served so.
+            if (observer := _core.get_observer()) is not None:
+                observer(entry, None)
+            raise
+        if sig is not None:
+            if (observer := _core.get_observer()) is not None:
+                observer(entry, None)
+            return sig
+    if reason is None and (not options or _OPTION_NAMES.issuperset(options)):
+        try:
+            sig = kind_signature(cls, obj, follow_wrapped, options)
+        except BaseException:
             if (observer := _core.get_observer()) is not None:
                 observer(entry, None)
             raise
@@ -322,7 +672,9 @@ def _spec_signature(func: Any, options: Dict[str, Any]) -> Any:
     inspect's own code must answer."""
     if type(func) is not FUNCTION_TYPE:
         if type(func) is not _METHOD:
-            return None
+            if options and not _OPTION_NAMES.issuperset(options):
+                return None
+            return kind_signature(_Signature, func, False, options, False)
         # getfullargspec keeps a bound method's first parameter: its
         # function's signature.
         func = func.__func__
@@ -453,3 +805,6 @@ def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
 
 
 assert set(FALLBACK_REASONS) >= {"option", "signature-subclass"}
+
+
+_learn_kinds()

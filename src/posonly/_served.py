@@ -89,6 +89,8 @@ def _caller() -> Optional[str]:
 
 
 def _observe(entry: str, reason: Optional[str]) -> None:
+    if getattr(_options.INSIDE, "depth", 0):
+        return  # inspect's own code, run by the drop-in to answer a call
     caller = _caller()
     if caller is None:
         return

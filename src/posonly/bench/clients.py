@@ -20,7 +20,11 @@ And inspect's options and older functions, one call each:
   (test runners, caching decorators, property-based testing tools);
 - *getfullargspec*: ``inspect.getfullargspec(f)`` (dependency-injection
   containers, per resolution);
-- *getcallargs*: ``inspect.getcallargs(f, *args, **kwargs)``.
+- *getcallargs*: ``inspect.getcallargs(f, *args, **kwargs)``;
+- *kinds*: ``inspect.signature(obj)`` of callables other than plain
+  functions (a bound method, a class, a dataclass, a callable object, a
+  ``functools.wraps`` chain), and ``getfullargspec`` of a class
+  (dependency-injection containers, per object built).
 
 The table is measured with the patch in place, and both cells of a row are
 timed in the same interleaved rounds: the plain cell runs inspect's own code
@@ -76,9 +80,14 @@ PATTERNS.update({
         "inspect.getcallargs(f, *args, **kwargs) per call",
         "module.getcallargs(f, *args, **kwargs)",
     ),
+    "kinds": (
+        "inspect.signature(obj) per call, obj a method, class, callable object, ...",
+        "module.signature(f)",
+    ),
 })
 TIMED = {
     "options": "inspect.signature",
+    "kinds": "inspect.signature",
     "getfullargspec": "inspect.getfullargspec",
     "getcallargs": "inspect.getcallargs",
 }
@@ -120,6 +129,32 @@ class OptionCase(Case):
         return {"signature": self.signature, "call": self.shown.format(call=self.call)}
 
 
+class KindCase(OptionCase):
+    """A callable of another kind than a plain function, made of the case's
+    parameters: ``kind`` is ``bound method``, ``class``, ``dataclass``,
+    ``callable object`` or ``wraps chain``."""
+
+    SOURCES = {
+        "bound method": "class C:\n    def m(self, {params}):\n        pass\nf = C().m\n",
+        "class": "class C:\n    def __init__(self, {params}):\n        pass\nf = C\n",
+        "dataclass": ("import dataclasses\n@dataclasses.dataclass\nclass C:\n"
+                      "    a: int\n    b: str = 'x'\n    c: float = 1.0\nf = C\n"),
+        "callable object": "class C:\n    def __call__(self, {params}):\n        pass\nf = C()\n",
+        "wraps chain": ("import functools\ndef g({params}):\n    pass\n"
+                        "@functools.wraps(g)\ndef f(*args, **kwargs):\n    pass\n"),
+    }
+
+    def __init__(self, name: str, kind: str, params: str, shown: str) -> None:
+        super().__init__(name, params, "", shown)
+        self.kind = kind
+
+    def function(self) -> Any:
+        namespace: Dict[str, Any] = {"__name__": __name__}
+        source = self.SOURCES[self.kind].format(params=self.params)
+        exec(compile(source, "<case>", "exec", dont_inherit=True), namespace)
+        return namespace["f"]
+
+
 ANNOTATED = "a: int, b: str = 'x', /, c: float = 1.0, *, d: bool = True"
 STRINGS = "a: 'int', b: 'str' = 'x', /, c: 'float' = 1.0, *, d: 'list[int]' = []"
 
@@ -156,6 +191,18 @@ ROWS += [
     ("getcallargs", OptionCase("getcallargs: every kind", "a, b, /, c, d=4, *, e, g=7",
                                "1, 2, 3, e=5", "getcallargs(f, {call})")),
 ]
+ROWS += [
+    ("kinds", KindCase(f"kinds: {kind}", kind, params, f"signature({shown})"))
+    for kind, params, shown in [
+        ("bound method", "a, b=2, *, c=3", "obj.m"),
+        ("class", "a, b=2, *, c=3", "C: its __init__"),
+        ("dataclass", "a: int, b: str = 'x', c: float = 1.0", "C: a dataclass"),
+        ("callable object", "a, b=2, *, c=3", "obj: its __call__"),
+        ("wraps chain", "a, b=2, *, c=3", "functools.wraps(g)(f)"),
+    ]
+]
+ROWS.append(("getfullargspec", KindCase("getfullargspec: a class", "class", "a, b=2, *, c=3",
+                                        "getfullargspec(C)")))
 COLUMNS = {
     "inspect": "plain inspect",
     "patched": "after posonly.patch_inspect()",
@@ -194,7 +241,7 @@ def pattern_cell(pattern: str, case: Case, column: str) -> Cell:
 
 def _once(pattern: str, module: Any, f: Any, args: Any, kwargs: Any) -> Any:
     """What one call of an option pattern answers, comparably."""
-    if pattern == "options":
+    if pattern == "options" or pattern == "kinds":
         sig = module.signature(f, **kwargs)
         return (sig, str(sig), [p.annotation for p in sig.parameters.values()])
     if pattern == "getfullargspec":
