@@ -469,7 +469,7 @@ def _call_of(obj: Any) -> Any:
             return None
         if call is _NOTHING:
             call = attributes.get("__call__", _NOTHING)
-    if type(call) is not FUNCTION_TYPE:
+    if type(call) is not FUNCTION_TYPE or type(call.__code__) is not _CODE_TYPE:
         return None
     own: Any = getattr(obj, "__dict__", None)
     if own is not None and (type(own) is not dict or not _LOOKED_UP.isdisjoint(own)):
@@ -490,7 +490,8 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
         return _function_sig(cls, obj, True, options)
     if kind is _METHOD:
         func = obj.__func__
-        if type(func) is not FUNCTION_TYPE or not _KINDS[0]:
+        # PyPy's builtin methods are functions too, of builtin code.
+        if type(func) is not FUNCTION_TYPE or type(func.__code__) is not _CODE_TYPE or not _KINDS[0]:
             return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif isinstance(obj, type):
@@ -523,6 +524,7 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
     return _bound(sig)
 
 
+_CODE_TYPE = types.CodeType
 _KINDS = [True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
