@@ -276,7 +276,7 @@ def _looks(impl, target, kind):
 
     handler = (lambda values: None) if kind == "before" else (lambda proceed, values: proceed(values))
     w = impl.wrap(target, **{kind: handler})
-    text = repr(w).replace(f" at {id(w):#x}>", "")
+    text = re.sub(r" at 0x[0-9a-f]+>$", "", repr(w))  # PyPy's address is not id()
     return text, set(dir(w)), pydoc.render_doc(w, renderer=pydoc.plaintext)
 
 
