@@ -94,10 +94,11 @@ ran=${#labels[@]}
 # It is the longest, so it starts first.
 if [ "${POSONLY_SANITIZE_RUN:-1}" != 0 ]; then
     labels=("sanitizer" "${labels[@]}")
-    # It looks for memory errors, not for more cases: fewer generated
-    # examples than the other suites (POSONLY_SANITIZE_EXAMPLES, default
-    # 100) keep it off the critical path.
-    commands=("POSONLY_PACKAGING_TESTS=0 POSONLY_EXAMPLES=${POSONLY_SANITIZE_EXAMPLES:-100} bash scripts/sanitize.sh" "${commands[@]}")
+    # It looks for memory errors in compiled code, not for more cases: the
+    # compiled binder only (the compiled modules the pure twin's tests
+    # reach run under its tests too), and fewer generated examples than the other suites
+    # (POSONLY_SANITIZE_EXAMPLES, default 100), keep it off the critical path.
+    commands=("POSONLY_PACKAGING_TESTS=0 POSONLY_IMPLEMENTATIONS=cython POSONLY_EXAMPLES=${POSONLY_SANITIZE_EXAMPLES:-100} bash scripts/sanitize.sh" "${commands[@]}")
 fi
 
 run_one() {  # label command [pytest args]: its output to its log, its status beside it

@@ -53,8 +53,14 @@ def _load(name: str) -> types.SimpleNamespace:
     )
 
 
-IMPLEMENTATIONS = ["cython", "python"] if sys.implementation.name == "cpython" else ["python"]
-"""The binders this interpreter has: the compiled one is built for CPython only."""
+IMPLEMENTATIONS = [
+    name
+    for name in (["cython", "python"] if sys.implementation.name == "cpython" else ["python"])
+    if name in os.environ.get("POSONLY_IMPLEMENTATIONS", "cython,python").split(",")
+]
+"""The binders this interpreter has (the compiled one is built for CPython
+only), or those of them ``POSONLY_IMPLEMENTATIONS`` names (``cython``,
+``python``, comma-separated): the sanitizer run takes the compiled one."""
 
 
 @pytest.fixture(scope="session", params=IMPLEMENTATIONS)

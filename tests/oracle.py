@@ -66,13 +66,18 @@ class NosyName(str):
     half-built."""
 
     __hash__ = str.__hash__
+    walks = True
+    """Set to False on an instance for loops of many calls: its ``__eq__``
+    stays Python code but skips the walk, which costs a pass over every
+    object the collector tracks."""
 
     def __eq__(self, other: object) -> bool:
         import gc
 
-        for obj in gc.get_objects():
-            if type(obj) is tuple and obj:
-                obj[0]
+        if self.walks:
+            for obj in gc.get_objects():
+                if type(obj) is tuple and obj:
+                    obj[0]
         return str.__eq__(self, other)
 
 
