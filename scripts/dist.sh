@@ -28,7 +28,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MATRIX="3.9 3.10 3.11 3.12 3.13 3.14 3.15"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 # A failed build is an error (and -Werror), never a wheel holding the pure twin.
 export POSONLY_REQUIRE_EXTENSION=1
@@ -37,6 +36,7 @@ started=$SECONDS
 # -- which binary wheels -------------------------------------------------------
 # posonly_find_cpython: where CPython 3.M is on this machine.
 source scripts/interpreters.sh
+MATRIX=$(posonly_matrix cpython)
 strict=0
 case "${1:-}" in
     --all) strict=1; shift ;;

@@ -15,6 +15,17 @@
 #                                  fails when there is none
 #   posonly_selected IMPL VERSION  whether $PYTHONS ("3.14", "pypy3.11") names
 #                                  it; true when PYTHONS is unset or empty
+#   posonly_matrix IMPL            the versions of IMPL (cpython, pypy) the
+#                                  project supports, "3.9 3.10 ...": from
+#                                  pyproject.toml's [tool.posonly.matrix]
+
+posonly_matrix() {
+    local line
+    line=$(grep -E "^$1 = \[" pyproject.toml) || { echo "pyproject.toml: no $1 in [tool.posonly.matrix]" >&2; return 1; }
+    line=${line#*[}
+    line=${line%]*}
+    echo $line | tr -d '",'
+}
 
 posonly_version_of() {
     "$@" -c 'import sys; assert sys.version_info >= (3, 9); print(sys.implementation.name, "%d.%d.%d" % sys.version_info[:3])' 2>/dev/null

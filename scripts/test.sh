@@ -28,12 +28,13 @@ found=$(posonly_interpreters)
 # Under CI every interpreter the project supports must be here (provisioned
 # by scripts/provision.sh), so that none can drop out of the run unseen.
 if [ "${CI:-}" = true ] && [ -z "${PYTHONS:-}" ]; then
-    for want in "cpython 3.9" "cpython 3.10" "cpython 3.11" "cpython 3.12" "cpython 3.13" \
-                "cpython 3.14" "cpython 3.15" "pypy 3.9" "pypy 3.11"; do
-        if ! grep -q " $want\." <<<"$found"; then
-            echo "missing interpreter: $want (scripts/provision.sh provides 3.14, 3.15 and PyPy)" >&2
-            exit 1
-        fi
+    for implementation in cpython pypy; do
+        for version in $(posonly_matrix $implementation); do
+            if ! grep -q " $implementation $version\." <<<"$found"; then
+                echo "missing interpreter: $implementation $version (scripts/provision.sh provides 3.14, 3.15 and PyPy)" >&2
+                exit 1
+            fi
+        done
     done
 fi
 

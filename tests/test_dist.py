@@ -2,7 +2,9 @@
 
 - The package under test is the installed wheel, not the source tree, when
   scripts/test-interpreter.sh installed it (``POSONLY_FROM_WHEEL=1``).
-- ``[tool.cibuildwheel]`` builds exactly CPython 3.9 to 3.15 on Linux, macOS
+- The interpreter matrix is written once (``[tool.posonly.matrix]``): the
+  classifiers, ``requires-python`` and cibuildwheel's build list follow it.
+- ``[tool.cibuildwheel]`` builds exactly the matrix's CPythons on Linux, macOS
   and Windows: no free-threaded (``t``) builds, no PyPy builds.
 - The compiled module does not declare itself free-threading compatible:
   the C that setup.py has Cython generate leaves the module's ``Py_mod_gil``
@@ -26,7 +28,15 @@ import posonly
 ROOT = Path(__file__).resolve().parent.parent
 CPYTHON = sys.implementation.name == "cpython"
 FROM_WHEEL = os.environ.get("POSONLY_FROM_WHEEL") == "1"
-MATRIX = ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pytest's own dependency there
+    import tomli as tomllib
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+MATRIX = PYPROJECT["tool"]["posonly"]["matrix"]["cpython"]
+"""The CPythons supported, written once (scripts/interpreters.sh reads them too)."""
 
 
 # -- the package under test ------------------------------------------------------
@@ -57,6 +67,20 @@ def test_the_package_under_test_is_the_installed_wheel():
         assert posonly.IMPLEMENTATION == "python"
 
 
+# -- the interpreter matrix, written once ------------------------------------------
+
+def test_the_classifiers_and_the_hosted_builds_name_the_matrix():
+    classifiers = PYPROJECT["project"]["classifiers"]
+    versions = [c.rsplit(" :: ", 1)[1] for c in classifiers
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert versions == MATRIX
+    assert ("Programming Language :: Python :: Implementation :: PyPy" in classifiers) == bool(
+        PYPROJECT["tool"]["posonly"]["matrix"]["pypy"])
+    builds = PYPROJECT["tool"]["cibuildwheel"]["build"]
+    assert builds == [f"cp{version.replace('.', '')}-*" for version in MATRIX]
+    assert PYPROJECT["project"]["requires-python"] == f">={MATRIX[0]}"
+
+
 # -- the hosted CI's build list ---------------------------------------------------
 
 def _cibuildwheel_required():
@@ -72,7 +96,7 @@ EXPECTED_PLATFORMS = {
 
 
 @pytest.mark.parametrize("platform", sorted(EXPECTED_PLATFORMS))
-def test_cibuildwheel_builds_cpython_3_9_to_3_15_and_nothing_else(platform):
+def test_cibuildwheel_builds_the_matrix_and_nothing_else(platform):
     if importlib.util.find_spec("cibuildwheel") is None:
         if _cibuildwheel_required():
             pytest.fail("cibuildwheel is not installed (requirements-test.txt)")
