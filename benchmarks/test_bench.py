@@ -15,10 +15,6 @@ import pytest
 
 from posonly.bench import SUITES
 
-#: Loops per round, table by table: the same for every member of a group, so
-#: that their round times compare (a loop of a call table makes 10 calls).
-LOOPS = {"binding": 100, "pep570": 100, "wrapping": 100, "creation": 100, "clients": 50,
-         "migration": 100}
 ROUNDS = 30
 
 _TABLES: Dict[str, Any] = {}
@@ -44,7 +40,7 @@ def _group(key: str, row: str, column: str) -> str:
 def test_bench(benchmark, key, row, column):
     cell: Any = _table(key).cell(row, column)
     benchmark.group = _group(key, row, column)
-    loops = LOOPS[key]
+    loops = SUITES[key].LOOPS  # a loop of a call table makes 10 calls
     benchmark.extra_info.update(ops_per_round=loops * cell.ops, timed=cell.timed)
     armed = []
 

@@ -197,7 +197,7 @@ def test_the_default_tables_leave_the_creation_table_out():
 
 @pytest.mark.parametrize("width", [60, 80, 100, 140])
 def test_the_report_fits_the_width(mixed, width):
-    from posonly.bench import report
+    from posonly.bench import grid, report
 
     result, _ = mixed
     text = report.format_report(result, width)
@@ -212,7 +212,7 @@ def test_the_report_fits_the_width(mixed, width):
         for row in result[key]["rows"]:
             for column, ratio in row["ratios"].items():
                 if key != "pep570":
-                    assert report._ratio(ratio, 0).strip() in text, (key, column)
+                    assert grid.ratio(ratio, 0).strip() in text, (key, column)
 
 
 def test_the_command_fits_columns():

@@ -4,10 +4,11 @@
   spread;
 - :mod:`.suites` names the tables and chooses their rows (``--tables``,
   ``-k``); :mod:`.worker` measures one table in a process of its own;
-- one module per suite, each building a table of cells and its JSON section:
-  :mod:`.binding`, :mod:`.pep570`, :mod:`.wrapping`, :mod:`.creation`,
-  :mod:`.clients`;
-- :mod:`.report` prints the tables, writes JSON, pyperf's JSON and the plot,
+- one module per table, each building its cells, its JSON section and its
+  text, with one interface (:mod:`.suites` says which): :mod:`.binding`,
+  :mod:`.pep570`, :mod:`.wrapping`, :mod:`.creation`, :mod:`.clients`,
+  :mod:`.migration`; :mod:`.grid` lays their text out;
+- :mod:`.report` prints the run, writes JSON, pyperf's JSON and the plot,
   and compares two runs.
 """
 

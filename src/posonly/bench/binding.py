@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import posonly
 
-from . import _targets
+from . import _targets, grid
 from .case import Case, call_cell
 from .runner import Cell, geomean
 from .table import Ratio, Table
@@ -106,6 +106,16 @@ def cell(case: Case, column: str, fn: Any) -> Cell:
     return call_cell(case, column, STATEMENTS[column], fn)
 
 
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 100
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [c.name for c in CASES]
+
+
 def build(select: Optional[Any] = None) -> Table:
     table = Table("binding", "Binding: ns per call, each way relative to the floor",
                   {c: d for c, _, d in COLUMNS},
@@ -142,3 +152,32 @@ def section(table: Table) -> Dict[str, Any]:
             out[f"{column}_vs_inspect"] = round(geomean(
                 [r["ratios"]["inspect"]["value"] / r["ratios"][column]["value"] for r in pairs]), 2)
     return out
+
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    columns = [c for c in section["columns"] if c != "floor"]
+    rows = section["rows"]
+    signatures, calls = grid.rows(section, "signature", "call")
+    labels = [("signature", grid.with_geomean(signatures, section, True)),
+              ("call", grid.with_geomean(calls, section, False))]
+    values = [("floor ns", grid.with_geomean(
+        [f"{row['cells']['floor']['value']:.1f}" for row in rows], section, False))]
+    for c in columns:
+        cells = [grid.ratio(row["ratios"].get(c), 0) for row in rows]
+        if section["geomean"]:
+            cells.append(grid.ratio(section["geomean"].get(c), 0))
+        values.append((HEADS[c], cells))
+    values.append(("+-", grid.with_geomean([grid.pct(grid.row_spread(row)) for row in rows], section, False)))
+    lines = grid.title(section, width) + grid.lines(labels, values, width)
+    lines += grid.legend(((HEADS[c], t) for c, t in section["columns"].items()), width)
+    if "binder_vs_c_floor" in section:
+        lines += grid.wrap_text(f"binder(f)(...) costs {section['binder_vs_c_floor']:.2f}x what the C copy "
+                       "does (geomean over the cases without *args or **kwargs)", width)
+    for column, title in (("binder", "binder(f)(...)"),
+                          ("drop-in", "posonly.signature(f).bind(...)"),
+                          ("patched", "inspect's bind after patch_inspect()")):
+        if f"{column}_vs_inspect" in section:
+            lines += grid.wrap_text(f"{title} is {section[f'{column}_vs_inspect']:.1f}x faster than "
+                           "inspect.Signature.bind (geomean over the rows)", width)
+    return lines

@@ -39,7 +39,7 @@ import inspect
 import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import _targets
+from . import _targets, grid
 from .case import Case
 from .runner import Cell, generated_loop
 from .table import Ratio, Table
@@ -279,6 +279,16 @@ def check(pattern: str, case: Case) -> None:
         raise AssertionError(f"{case.label}: patched {patched!r} != plain {plain!r}")
 
 
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 50
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [case.name for _, case in ROWS]
+
+
 def build(select: Optional[Any] = None) -> Table:
     table = Table("clients", "Client patterns: ns per client call, plain inspect against "
                   "patch_inspect()", COLUMNS,
@@ -300,3 +310,26 @@ def section(table: Table) -> Dict[str, Any]:
     out["patterns"] = {name: {"does": does, "statement": statement}
                        for name, (does, statement) in PATTERNS.items()}
     return out
+
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    rows = section["rows"]
+    labels = list(zip(("pattern", "signature", "call"),
+                      grid.rows(section, "pattern", "signature", "call")))
+    if section["geomean"]:
+        labels = [(head, cells + (["geomean"] if head == "pattern" else [""]))
+                  for head, cells in labels]
+    values = [
+        ("inspect ns", grid.with_geomean([f"{row['cells']['inspect']['value']:.0f}" for row in rows],
+                                     section, False)),
+        ("patched ns", grid.with_geomean([f"{row['cells']['patched']['value']:.0f}" for row in rows],
+                                     section, False)),
+        ("speedup", [grid.ratio(row["ratios"].get("speedup"), 0) for row in rows]
+         + ([grid.ratio(section["geomean"].get("speedup"), 0)] if section["geomean"] else [])),
+        ("+-", grid.with_geomean([grid.pct(grid.row_spread(row)) for row in rows], section, False)),
+    ]
+    lines = grid.title(section, width) + grid.lines(labels, values, width)
+    for name, pattern in section["patterns"].items():
+        lines += grid.wrap_text(f"{name}: {pattern['does']}", width)
+    return lines

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import posonly
 
+from . import grid
 from .runner import Cell
 from .table import BestRatio, Table
 
@@ -191,6 +192,16 @@ def check(expression: str, fresh: FreshFunctions) -> None:
         raise AssertionError(f"posonly.signature({f.__name__}) != inspect.signature")
 
 
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 100
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [name for name, _ in SIGNATURES]
+
+
 def build(select: Optional[Any] = None) -> Table:
     table = Table(
         "creation", "Creation: making one object from a fresh function, time relative to "
@@ -249,3 +260,30 @@ def section(table: Table, memory_count: int = MEMORY_OBJECTS) -> Dict[str, Any]:
                      "measured": bool(bytes_kept) or not table.rows}
     return out
 
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    columns = [c for c in section["columns"] if c not in ("wraps-def", "signature speedup")]
+    rows = section["rows"]
+    names = grid.with_geomean([row["name"] for row in rows], section, True)
+    values = [("wraps def ns", grid.with_geomean(
+        [f"{row['cells']['wraps-def']['value']:.0f}" for row in rows], section, False))]
+    for c in columns + ["signature speedup"]:
+        cells = [grid.ratio(row["ratios"].get(c), 0) for row in rows]
+        if section["geomean"]:
+            cells.append(grid.ratio(section["geomean"].get(c), 0))
+        values.append((HEADS[c], cells))
+    values.append(("+-", grid.with_geomean([grid.pct(grid.row_spread(row)) for row in rows], section, False)))
+    lines = grid.title(section, width) + grid.lines([("signature", names)], values, width)
+    if not section["memory"]["measured"]:
+        lines += grid.wrap_text("bytes kept per object: not measured (this interpreter has no "
+                       "tracemalloc)", width)
+    else:
+        lines += grid.wrap_text(f"bytes kept per object (tracemalloc, "
+                       f"{section['memory']['objects_per_measurement']} fresh functions), and "
+                       "relative to a wraps def's:", width)
+        memory = [("wraps def B", [f"{row['bytes']['wraps-def']:.0f}" for row in rows])]
+        memory += [(HEADS[c], [f"{row['bytes_ratio'][c]:.2f}x " for row in rows])
+                   for c in columns]
+        lines += grid.lines([("signature", [row["name"] for row in rows])], memory, width)
+    return lines + grid.legend(((HEADS[c], t) for c, t in section["columns"].items()), width)

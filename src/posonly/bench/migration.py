@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import posonly
 
-from . import _targets
+from . import _targets, grid
 from .case import Case, call_cell
 from .table import Overhead, Table
 
@@ -80,6 +80,16 @@ def _warnings_ignored() -> Iterator[None]:
         yield
 
 
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 100
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [name for name, _, _ in ROWS]
+
+
 def build(select: Optional[Any] = None) -> Table:
     table = Table("migration", "Migration: overhead per call over the bare function's "
                   "future-form call, relative to the pass-through def's", COLUMNS,
@@ -119,3 +129,19 @@ def build(select: Optional[Any] = None) -> Table:
 
 def section(table: Table) -> Dict[str, Any]:
     return table.section()
+
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    columns = [c for c in section["columns"] if c not in ("bare", "def")]
+    rows = section["rows"]
+    labels = list(zip(("call", "future form"), grid.rows(section, "call", "future")))
+    values = [
+        ("bare ns", [f"{row['cells']['bare']['value']:.1f}" for row in rows]),
+        ("def ns", [f"{row['cells']['def']['value'] - row['cells']['bare']['value']:.1f}"
+                    for row in rows]),
+    ]
+    values += [(c, [grid.ratio(row["ratios"].get(c), 0) for row in rows]) for c in columns]
+    values.append(("+-", [grid.pct(grid.row_spread(row)) for row in rows]))
+    lines = grid.title(section, width) + grid.lines(labels, values, width)
+    return lines + grid.legend(section["columns"].items(), width)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import binding
+from . import binding, grid
 from .case import Case
 from .table import Ratio, Table, number
 
@@ -26,6 +26,16 @@ COLUMNS = {
     "pure": "the pure-Python twin's binder(f)(...)",
 }
 HEADS = {"floor": "plain def", "binder": "binder", "bind": ".bind", "pure": "pure"}
+
+
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 100
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [case.name for _, _, case in ROWS]
 
 
 def build(select: Optional[Any] = None) -> Table:
@@ -63,3 +73,29 @@ def section(table: Table) -> Dict[str, Any]:
     if headline:
         out["keyword_over_position"] = headline
     return out
+
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    rows = section["rows"]
+    labels = list(zip(("parameters", "passed", "call"),
+                      grid.rows(section, "parameters", "passed", "call")))
+    values = []
+    for c in section["columns"]:
+        cells = []
+        for row in rows:
+            cell, r = row["cells"].get(c), row["ratios"].get(c)
+            if cell is None:
+                cells.append("- ")
+                continue
+            spread = None if r is None else r["spread"]
+            cells.append(f"{cell['value']:.1f} ns" + grid.ratio(r, 7).replace("x", "")
+                         + f" +-{grid.pct(spread)}")
+        values.append((HEADS[c], cells))
+    lines = grid.title(section, width) + grid.lines(labels, values, width)
+    headline = section.get("keyword_over_position")
+    if headline:
+        lines += grid.wrap_text("by keyword / by position, positional-or-keyword parameters: " + ", ".join(
+            f"{HEADS[c]} {grid.ratio(n, 0).strip()} (+-{grid.pct(n['spread']).strip()})"
+            for c, n in headline.items()), width)
+    return lines

@@ -3,135 +3,13 @@ comparison of two runs."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
-import shutil
-import textwrap
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from . import binding, creation, pep570
+from .grid import FLAG, report_width, wrap_text
 from .runner import NOISY
-from .suites import OPT_IN
-
-FLAG = "?"
-#: The width of the report when the terminal's is unknown (not a terminal,
-#: no ``COLUMNS``).
-WIDTH = 100
-
-
-def report_width() -> int:
-    """The report's width: ``COLUMNS`` when set, else the terminal's, else
-    ``WIDTH``; at least 60."""
-    return max(60, shutil.get_terminal_size((WIDTH, 24)).columns)
-
-
-def _ratio(n: Optional[Dict[str, Any]], width: int = 9) -> str:
-    """A ratio to three significant digits (``0.57x``, ``40.3x``, ``117x``),
-    with ``?`` when its spread is too wide, else a space (the flags line up)."""
-    if n is None or n.get("value") is None:
-        return f"{'- ':>{width}}"
-    value = n["value"]
-    digits = 2 if abs(value) < 10 else 1 if abs(value) < 100 else 0
-    text = f"{value:.{digits}f}x" + (FLAG if n["noisy"] else " ")
-    return f"{text:>{width}}"
-
-
-def _pct(spread: Optional[float]) -> str:
-    return "  inf" if spread is None else f"{100 * spread:4.1f}%"
-
-
-def _short(text: str, width: int) -> str:
-    """``text`` cut to ``width`` characters, a signature or call keeping its
-    closing parenthesis: ``(a, b, c, d...)``."""
-    if len(text) <= width:
-        return text
-    end = ")" if text.endswith(")") else ""
-    return text[: max(width - 3 - len(end), 0)] + "..." + end
-
-
-def _row_spread(row: Dict[str, Any]) -> Optional[float]:
-    """The widest interval among the row's ratios."""
-    spreads = [n["spread"] for n in row["ratios"].values()]
-    return None if any(s is None for s in spreads) or not spreads else max(spreads)
-
-
-def _wrap(text: str, width: int, indent: str = "  ") -> List[str]:
-    """A line of prose wrapped to ``width``, its continuation lines indented."""
-    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False,
-                         break_long_words=True) or [""]
-
-
-#: A column of a grid: its head and one text per row.
-Column = Tuple[str, List[str]]
-
-
-def _blocks(label_width: int, value_widths: List[int], width: int) -> List[List[int]]:
-    """The value columns (by index) of each block, packed in order."""
-    blocks: List[List[int]] = [[]]
-    taken = label_width
-    for index, w in enumerate(value_widths):
-        if blocks[-1] and taken + w > width:
-            blocks.append([])
-            taken = label_width
-        blocks[-1].append(index)
-        taken += w
-    return blocks
-
-
-def _grid(labels: List[Column], values: List[Column], width: int) -> List[str]:
-    """Rows named by the ``labels`` columns (left-aligned) with the
-    ``values`` columns (right-aligned) beside them, fitting ``width``; the
-    values that do not fit go into further blocks below, each naming its
-    rows again.  Label columns are cut to 40 % of ``width``, and further
-    (the widest first, to half that, never below 16) where that saves a
-    block."""
-    gap = 2
-    cap = max(20, int(0.4 * width))  # a long signature is cut whatever the room
-    natural = [min(cap, max([len(head)] + [len(c) for c in cells])) for head, cells in labels]
-    floor = [w if w <= 16 else max(16, w // 2) for w in natural]
-    # A ratio's flag (or a space) follows its "x": its head is set one place left.
-    heads = [head + " " if cells and cells[0].endswith((" ", FLAG)) else head
-             for head, cells in values]
-    value_widths = [max([len(h)] + [len(c) for c in cells]) + 1
-                    for h, (_, cells) in zip(heads, values)]
-    label_widths = list(natural)
-    best = (len(_blocks(sum(natural) + gap * len(labels), value_widths, width)), natural)
-    while True:
-        shrinkable = [i for i, w in enumerate(label_widths) if w > floor[i]]
-        if not shrinkable:
-            break
-        widest = max(shrinkable, key=lambda i: label_widths[i])
-        label_widths[widest] -= 1
-        count = len(_blocks(sum(label_widths) + gap * len(labels), value_widths, width))
-        if count < best[0]:
-            best = (count, list(label_widths))
-    label_widths = best[1]
-    # A narrow terminal: labels cut further, until one value column fits.
-    widest_value = max(value_widths, default=0)
-    while (sum(label_widths) + gap * len(labels) + widest_value > width
-           and max(label_widths, default=0) > 6):
-        label_widths[label_widths.index(max(label_widths))] -= 1
-    blocks = _blocks(sum(label_widths) + gap * len(labels), value_widths, width)
-    rows = len(labels[0][1]) if labels else 0
-    lines: List[str] = []
-    for number, block in enumerate(blocks):
-        if number:
-            lines.append("")
-        for row in range(-1, rows):
-            text = "".join(
-                f"{_short(head if row < 0 else cells[row], w):<{w + gap}}"
-                for (head, cells), w in zip(labels, label_widths))
-            text += "".join(
-                f"{heads[i] if row < 0 else values[i][1][row]:>{value_widths[i]}}"
-                for i in block)
-            lines.append(text.rstrip())
-    return lines
-
-
-def _legend(entries: Iterable[Tuple[str, str]], width: int) -> List[str]:
-    """``columns: head = what it is; ...``, wrapped to ``width``."""
-    return _wrap("columns: " + "; ".join(f"{head} = {text}" for head, text in entries), width)
+from .suites import OPT_IN, SUITES
 
 
 def _header(result: Dict[str, Any], width: int) -> List[str]:
@@ -151,15 +29,7 @@ def _header(result: Dict[str, Any], width: int) -> List[str]:
     ]
     if m["filter"] is not None:
         lines.append(f"filter: -k {m['filter']!r} (rows whose \"table: row\" contains it)")
-    return [part for line in lines for part in _wrap(line, width)]
-
-
-def _title(section: Dict[str, Any], width: int) -> List[str]:
-    stops = section["stopped"].split(", ") if section["stopped"] else []
-    stopped = ", ".join(f"{stop} x{stops.count(stop)}" if stops.count(stop) > 1 else stop
-                        for stop in dict.fromkeys(stops))
-    return _wrap(f"{section['title']} ({section['rounds']} rounds, {section['seconds']:.1f} s, "
-                 f"stopped: {stopped})", width)
+    return [part for line in lines for part in wrap_text(line, width)]
 
 
 def _skipped(section: Dict[str, Any], key: str, result: Dict[str, Any]) -> Optional[str]:
@@ -174,185 +44,16 @@ def _skipped(section: Dict[str, Any], key: str, result: Dict[str, Any]) -> Optio
     return None
 
 
-def _rows(section: Dict[str, Any], *keys: str) -> List[List[str]]:
-    return [[str(row.get(key, "")) for row in section["rows"]] for key in keys]
-
-
-def _with_geomean(cells: List[str], section: Dict[str, Any], label: bool) -> List[str]:
-    if not section["geomean"]:
-        return cells
-    return cells + (["geomean"] if label else [""])
-
-
-def format_binding(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    columns = [c for c in section["columns"] if c != "floor"]
-    rows = section["rows"]
-    signatures, calls = _rows(section, "signature", "call")
-    labels = [("signature", _with_geomean(signatures, section, True)),
-              ("call", _with_geomean(calls, section, False))]
-    values = [("floor ns", _with_geomean(
-        [f"{row['cells']['floor']['value']:.1f}" for row in rows], section, False))]
-    for c in columns:
-        cells = [_ratio(row["ratios"].get(c), 0) for row in rows]
-        if section["geomean"]:
-            cells.append(_ratio(section["geomean"].get(c), 0))
-        values.append((binding.HEADS[c], cells))
-    values.append(("+-", _with_geomean([_pct(_row_spread(row)) for row in rows], section, False)))
-    lines = _title(section, width) + _grid(labels, values, width)
-    lines += _legend(((binding.HEADS[c], t) for c, t in section["columns"].items()), width)
-    if "binder_vs_c_floor" in section:
-        lines += _wrap(f"binder(f)(...) costs {section['binder_vs_c_floor']:.2f}x what the C copy "
-                       "does (geomean over the cases without *args or **kwargs)", width)
-    for column, title in (("binder", "binder(f)(...)"),
-                          ("drop-in", "posonly.signature(f).bind(...)"),
-                          ("patched", "inspect's bind after patch_inspect()")):
-        if f"{column}_vs_inspect" in section:
-            lines += _wrap(f"{title} is {section[f'{column}_vs_inspect']:.1f}x faster than "
-                           "inspect.Signature.bind (geomean over the rows)", width)
-    return lines
-
-
-def format_pep570(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    rows = section["rows"]
-    labels = list(zip(("parameters", "passed", "call"),
-                      _rows(section, "parameters", "passed", "call")))
-    values = []
-    for c in section["columns"]:
-        cells = []
-        for row in rows:
-            cell, r = row["cells"].get(c), row["ratios"].get(c)
-            if cell is None:
-                cells.append("- ")
-                continue
-            spread = None if r is None else r["spread"]
-            cells.append(f"{cell['value']:.1f} ns" + _ratio(r, 7).replace("x", "")
-                         + f" +-{_pct(spread)}")
-        values.append((pep570.HEADS[c], cells))
-    lines = _title(section, width) + _grid(labels, values, width)
-    headline = section.get("keyword_over_position")
-    if headline:
-        lines += _wrap("by keyword / by position, positional-or-keyword parameters: " + ", ".join(
-            f"{pep570.HEADS[c]} {_ratio(n, 0).strip()} (+-{_pct(n['spread']).strip()})"
-            for c, n in headline.items()), width)
-    return lines
-
-
-def format_wrapping(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    columns = [c for c in section["columns"] if c not in ("bare", "def")]
-    rows = section["rows"]
-    signatures, calls = _rows(section, "signature", "call")
-    labels = [("signature", _with_geomean(signatures, section, True)),
-              ("call", _with_geomean(calls, section, False))]
-    values = [
-        ("bare ns", _with_geomean([f"{row['cells']['bare']['value']:.1f}" for row in rows],
-                                  section, False)),
-        ("def ns", _with_geomean([f"{row['cells']['def']['value'] - row['cells']['bare']['value']:.1f}"
-                                  for row in rows], section, False)),
-    ]
-    for c in columns:
-        cells = [_ratio(row["ratios"].get(c), 0) for row in rows]
-        if section["geomean"]:
-            cells.append(_ratio(section["geomean"].get(c), 0))
-        values.append((c, cells))
-    values.append(("+-", _with_geomean([_pct(_row_spread(row)) for row in rows], section, False)))
-    lines = _title(section, width) + _grid(labels, values, width)
-    return lines + _legend(section["columns"].items(), width)
-
-
-def format_creation(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    columns = [c for c in section["columns"] if c not in ("wraps-def", "signature speedup")]
-    rows = section["rows"]
-    names = _with_geomean([row["name"] for row in rows], section, True)
-    values = [("wraps def ns", _with_geomean(
-        [f"{row['cells']['wraps-def']['value']:.0f}" for row in rows], section, False))]
-    for c in columns + ["signature speedup"]:
-        cells = [_ratio(row["ratios"].get(c), 0) for row in rows]
-        if section["geomean"]:
-            cells.append(_ratio(section["geomean"].get(c), 0))
-        values.append((creation.HEADS[c], cells))
-    values.append(("+-", _with_geomean([_pct(_row_spread(row)) for row in rows], section, False)))
-    lines = _title(section, width) + _grid([("signature", names)], values, width)
-    if not section["memory"]["measured"]:
-        lines += _wrap("bytes kept per object: not measured (this interpreter has no "
-                       "tracemalloc)", width)
-    else:
-        lines += _wrap(f"bytes kept per object (tracemalloc, "
-                       f"{section['memory']['objects_per_measurement']} fresh functions), and "
-                       "relative to a wraps def's:", width)
-        memory = [("wraps def B", [f"{row['bytes']['wraps-def']:.0f}" for row in rows])]
-        memory += [(creation.HEADS[c], [f"{row['bytes_ratio'][c]:.2f}x " for row in rows])
-                   for c in columns]
-        lines += _grid([("signature", [row["name"] for row in rows])], memory, width)
-    return lines + _legend(((creation.HEADS[c], t) for c, t in section["columns"].items()), width)
-
-
-def format_clients(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    rows = section["rows"]
-    labels = list(zip(("pattern", "signature", "call"),
-                      _rows(section, "pattern", "signature", "call")))
-    if section["geomean"]:
-        labels = [(head, cells + (["geomean"] if head == "pattern" else [""]))
-                  for head, cells in labels]
-    values = [
-        ("inspect ns", _with_geomean([f"{row['cells']['inspect']['value']:.0f}" for row in rows],
-                                     section, False)),
-        ("patched ns", _with_geomean([f"{row['cells']['patched']['value']:.0f}" for row in rows],
-                                     section, False)),
-        ("speedup", [_ratio(row["ratios"].get("speedup"), 0) for row in rows]
-         + ([_ratio(section["geomean"].get("speedup"), 0)] if section["geomean"] else [])),
-        ("+-", _with_geomean([_pct(_row_spread(row)) for row in rows], section, False)),
-    ]
-    lines = _title(section, width) + _grid(labels, values, width)
-    for name, pattern in section["patterns"].items():
-        lines += _wrap(f"{name}: {pattern['does']}", width)
-    return lines
-
-
-def format_migration(section: Dict[str, Any], width: int = WIDTH) -> List[str]:
-    columns = [c for c in section["columns"] if c not in ("bare", "def")]
-    rows = section["rows"]
-    labels = list(zip(("call", "future form"), _rows(section, "call", "future")))
-    values = [
-        ("bare ns", [f"{row['cells']['bare']['value']:.1f}" for row in rows]),
-        ("def ns", [f"{row['cells']['def']['value'] - row['cells']['bare']['value']:.1f}"
-                    for row in rows]),
-    ]
-    values += [(c, [_ratio(row["ratios"].get(c), 0) for row in rows]) for c in columns]
-    values.append(("+-", [_pct(_row_spread(row)) for row in rows]))
-    lines = _title(section, width) + _grid(labels, values, width)
-    return lines + _legend(section["columns"].items(), width)
-
-
-#: The tables' formatters, in the order of the report: each takes a table's
-#: section and the report's width (a formatter without a ``width``
-#: parameter gets the section alone, and its long lines are wrapped).
-FORMATTERS = {
-    "binding": format_binding,
-    "pep570": format_pep570,
-    "wrapping": format_wrapping,
-    "creation": format_creation,
-    "clients": format_clients,
-    "migration": format_migration,
-}
-
-
-def _formatted(formatter: Callable[..., List[str]], section: Dict[str, Any],
-               width: int) -> List[str]:
-    if "width" in inspect.signature(formatter).parameters:
-        return formatter(section, width=width)
-    return [part for line in formatter(section) for part in _wrap(line, width)]
-
-
 def format_report(result: Dict[str, Any], width: Optional[int] = None) -> str:
     """The run as text, every line at most ``width`` characters (default:
     :func:`report_width`)."""
     width = report_width() if width is None else width
     lines = _header(result, width)
-    for key, formatter in FORMATTERS.items():
+    for key, suite in SUITES.items():
         section = result[key]
         lines.append("")
         skipped = _skipped(section, key, result)
-        lines.extend(_wrap(skipped, width) if skipped else _formatted(formatter, section, width))
+        lines.extend(wrap_text(skipped, width) if skipped else suite.format_section(section, width))
     lines.append("")
     lines.append(f"({result['meta']['seconds']:.1f} s)")
     return "\n".join(lines)
@@ -366,7 +67,7 @@ def write_json(result: Dict[str, Any], path: str) -> None:
 
 def cells(result: Dict[str, Any]) -> Iterable[Tuple[str, str, str, Dict[str, Any]]]:
     """Every measured cell: (table, row, column, cell)."""
-    for key in FORMATTERS:
+    for key in SUITES:
         for row in result.get(key, {}).get("rows", []):
             for column, cell in row["cells"].items():
                 yield key, row["name"], column, cell
@@ -479,7 +180,7 @@ def check_result(result: Dict[str, Any]) -> None:
         need(entry(meta, key, "meta"), str, f"meta.{key}", "a string")
     settings = need(entry(meta, "settings", "meta"), dict, "meta.settings", "an object")
     need(entry(settings, "name", "meta.settings"), str, "meta.settings.name", "a string")
-    for key in FORMATTERS:
+    for key in SUITES:
         if key not in result:
             continue  # a table this run did not know
         section = need(result[key], dict, key, "an object")
@@ -573,7 +274,7 @@ def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[st
 
 def ratio_items(result: Dict[str, Any]) -> Iterable[Tuple[str, str, str, Dict[str, Any]]]:
     """Every ratio and geomean: (table, row, column, number)."""
-    for key in FORMATTERS:
+    for key in SUITES:
         section = result.get(key, {})
         for row in section.get("rows", []):
             for column, n in row["ratios"].items():
@@ -611,7 +312,7 @@ def plot(result: Dict[str, Any], path: str) -> None:
     from matplotlib.patches import Patch
     from matplotlib.ticker import FormatStrFormatter
 
-    panels = [(key, result[key]) for key in FORMATTERS if result[key]["rows"]]
+    panels = [(key, result[key]) for key in SUITES if result[key]["rows"]]
     if not panels:
         return
     fig, axes = plt.subplots(len(panels), 1, figsize=(14, 3.4 * len(panels) + 0.6),

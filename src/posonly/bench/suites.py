@@ -1,5 +1,11 @@
 """The bench's suites, by table name, and the choice of their rows:
-what ``--tables`` and ``-k`` select, checked before anything is timed."""
+what ``--tables`` and ``-k`` select, checked before anything is timed.
+
+Each suite is one module with one interface: ``build(select)`` (its
+:class:`~.table.Table`, rows chosen by ``select``), ``section(table)`` (the
+measured table as the run's JSON holds it), ``format_section(section,
+width)`` (that section as text), ``row_names()`` and ``LOOPS`` (loops per
+round under pytest-benchmark).  A new table is a new module named here."""
 
 from __future__ import annotations
 
@@ -36,13 +42,7 @@ def chosen_tables(select: Optional[str], tables: Optional[Sequence[str]]) -> Lis
 
 def catalog() -> List[Tuple[str, str]]:
     """Every (table, row) the suites have, without building anything."""
-    rows: List[Tuple[str, str]] = [("binding", c.name) for c in binding.CASES]
-    rows += [("pep570", case.name) for _, _, case in pep570.ROWS]
-    rows += [("wrapping", c.name) for c in wrapping.CASES]
-    rows += [("creation", name) for name, _ in creation.SIGNATURES]
-    rows += [("clients", case.name) for _, case in clients.ROWS]
-    rows += [("migration", name) for name, _, _ in migration.ROWS]
-    return rows
+    return [(key, row) for key, suite in SUITES.items() for row in suite.row_names()]
 
 
 def selector(text: Optional[str]) -> Optional[Callable[[str, str], bool]]:

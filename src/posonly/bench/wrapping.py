@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import posonly
 
-from . import _targets
+from . import _targets, grid
 from .case import Case, call_cell
 from .table import Overhead, Table
 
@@ -88,6 +88,16 @@ def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
     return out
 
 
+#: Loops per round when pytest-benchmark times a cell (benchmarks/): the
+#: same for every cell of the table, so that their round times compare.
+LOOPS = 100
+
+
+def row_names() -> List[str]:
+    """The table's rows, by name, without building anything."""
+    return [c.name for c in CASES]
+
+
 def build(select: Optional[Any] = None) -> Table:
     table = Table("wrapping", "Wrapping: overhead per call (wrapped minus bare), each relative "
                   "to the pass-through def's; every handler is a no-op", COLUMNS,
@@ -114,3 +124,26 @@ def build(select: Optional[Any] = None) -> Table:
 
 def section(table: Table) -> Dict[str, Any]:
     return table.section()
+
+
+def format_section(section: Dict[str, Any], width: int = grid.WIDTH) -> List[str]:
+    """The table's section of a run, as lines at most ``width`` characters."""
+    columns = [c for c in section["columns"] if c not in ("bare", "def")]
+    rows = section["rows"]
+    signatures, calls = grid.rows(section, "signature", "call")
+    labels = [("signature", grid.with_geomean(signatures, section, True)),
+              ("call", grid.with_geomean(calls, section, False))]
+    values = [
+        ("bare ns", grid.with_geomean([f"{row['cells']['bare']['value']:.1f}" for row in rows],
+                                  section, False)),
+        ("def ns", grid.with_geomean([f"{row['cells']['def']['value'] - row['cells']['bare']['value']:.1f}"
+                                  for row in rows], section, False)),
+    ]
+    for c in columns:
+        cells = [grid.ratio(row["ratios"].get(c), 0) for row in rows]
+        if section["geomean"]:
+            cells.append(grid.ratio(section["geomean"].get(c), 0))
+        values.append((c, cells))
+    values.append(("+-", grid.with_geomean([grid.pct(grid.row_spread(row)) for row in rows], section, False)))
+    lines = grid.title(section, width) + grid.lines(labels, values, width)
+    return lines + grid.legend(section["columns"].items(), width)
