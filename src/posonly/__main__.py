@@ -96,7 +96,7 @@ def _parser() -> _Parser:
     compare.add_argument("old", metavar="OLD.json")
     compare.add_argument("new", metavar="NEW.json")
     compare.add_argument("--only-significant", action="store_true",
-                         help="list only the cells that changed significantly")
+                         help="list only the cells and ratios that changed significantly")
     commands.add_parser(
         "run", help="run a program with inspect patched (--report: what was served, at exit)",
         description="python -m posonly run [--report] (-m module | script) [args...]: run a "
@@ -202,11 +202,7 @@ def _compare(options: argparse.Namespace) -> int:
             loaded.append(_load(path))
         except ValueError as error:
             return _fail("compare", f"{path}: {error}")
-    text, rows = report.compare(*loaded)
-    if options.only_significant:
-        kept = [line for line in text.splitlines()
-                if not line.endswith("not significant")]
-        text = "\n".join(kept)
+    text, rows = report.compare(*loaded, only_significant=options.only_significant)
     print(text)
     return 0
 

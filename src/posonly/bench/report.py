@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from . import grid
 from .grid import FLAG, report_width, wrap_text
 from .runner import NOISY
 from .suites import OPT_IN, SUITES
@@ -223,8 +224,13 @@ def compare_cell(old: Dict[str, Any], new: Dict[str, Any], alpha: float = 0.01) 
     return {"change": change, "p": p, "resolution": resolution, "significant": significant}
 
 
-def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[str, Any]]]:
-    """Every cell present in both runs: its change and significance."""
+def compare(old: Dict[str, Any], new: Dict[str, Any], width: Optional[int] = None,
+            only_significant: bool = False) -> Tuple[str, List[Dict[str, Any]]]:
+    """Every cell and every ratio present in both runs: its change and
+    significance, as text at most ``width`` characters wide (default:
+    :func:`report_width`; with ``only_significant``, the rows that changed
+    significantly), and as rows."""
+    width = report_width() if width is None else width
     found = {(t, r, c): cell for t, r, c, cell in cells(old)}
     rows = []
     for t, r, c, cell in cells(new):
@@ -234,41 +240,52 @@ def compare(old: Dict[str, Any], new: Dict[str, Any]) -> Tuple[str, List[Dict[st
         verdict = compare_cell(before, cell)
         rows.append({"table": t, "row": r, "column": c, "old": before["value"],
                      "new": cell["value"], **verdict})
+    ratios = compare_ratios(old, new)
     lines = []
     for label, run in (("old", old), ("new", new)):
         m = run["meta"]
-        lines.append(f"{label}: {m['python']} ({m['implementation']}), posonly {m['posonly']}, "
-                     f"{m['settings']['name']} run, {m['when']}, {m['build']}")
-    lines.append("")
-    lines.append(f"{'table':<10}{'row':<36}{'column':<19}{'old ns':>10}{'new ns':>10}"
-                 f"{'change':>9}{'p':>9}  verdict")
-    for row in rows:
-        word = ("slower" if row["change"] > 0 else "faster") if row["significant"] \
-            else "not significant"
-        lines.append(f"{row['table']:<10}{row['row'][:35]:<36}{row['column'][:18]:<19}"
-                     f"{row['old']:>10.1f}{row['new']:>10.1f}{100 * row['change']:>+8.1f}%"
-                     f"{row['p']:>9.3g}  {word}")
+        lines += wrap_text(f"{label}: {m['python']} ({m['implementation']}), posonly "
+                           f"{m['posonly']}, {m['settings']['name']} run, {m['when']}, "
+                           f"{m['build']}", width)
+
+    def shown(found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        return [r for r in found if r["significant"]] if only_significant else found
+
+    def changes(found: List[Dict[str, Any]], name: str, number: str, last: str,
+                words: Tuple[str, str]) -> List[str]:
+        kept = shown(found)
+        if not kept:
+            return []
+        labels = [("table: row", [f"{r['table']}: {r['row']}" for r in kept]),
+                  (name, [r["column"] for r in kept])]
+        values = [
+            ("old", [format(r["old"], number) for r in kept]),
+            ("new", [format(r["new"], number) for r in kept]),
+            ("change", [f"{100 * r['change']:+.1f}%" for r in kept]),
+            last,
+            ("verdict", [(words[0] if r["change"] > 0 else words[1]) if r["significant"]
+                         else "n.s." for r in kept]),
+        ]
+        return [""] + grid.lines(labels, values, width)
+
+    lines += changes(rows, "column", ".1f", ("p", [f"{r['p']:.3g}" for r in shown(rows)]),
+                     ("slower", "faster"))
     significant = [r for r in rows if r["significant"]]
     lines.append("")
-    lines.append(f"{len(rows)} cells compared, {len(significant)} changed significantly "
-                 "(Mann-Whitney p < 0.01 on the samples and a change wider than the two "
-                 "spreads)")
-    ratios = compare_ratios(old, new)
+    lines += wrap_text(f"{len(rows)} cells compared, {len(significant)} changed "
+                       "significantly (Mann-Whitney p < 0.01 on the samples and a change wider "
+                       "than the two spreads; n.s.: not significant)", width)
     lines.append("")
-    lines.append("ratios (the tables' answers; absolute times above move with the load, "
-                 "ratios should not):")
-    lines.append(f"{'table':<10}{'row':<36}{'ratio':<19}{'old':>10}{'new':>10}"
-                 f"{'change':>9}{'+-':>9}  verdict")
-    for row in ratios:
-        word = ("higher" if row["change"] > 0 else "lower") if row["significant"] \
-            else "not significant"
-        lines.append(f"{row['table']:<10}{row['row'][:35]:<36}{row['column'][:18]:<19}"
-                     f"{row['old']:>10.3f}{row['new']:>10.3f}{100 * row['change']:>+8.1f}%"
-                     f"{100 * row['resolution']:>8.1f}%  {word}")
+    lines += wrap_text("ratios (the tables' answers; absolute times above move with the load, "
+                       "ratios should not):", width)
+    lines += changes(ratios, "ratio", ".3f",
+                     ("+-", [f"{100 * r['resolution']:.1f}%" for r in shown(ratios)]),
+                     ("higher", "lower"))
     moved = [r for r in ratios if r["significant"]]
     lines.append("")
-    lines.append(f"{len(ratios)} ratios compared, {len(moved)} changed significantly "
-                 "(a change wider than the two ratios' intervals together, and over 1 %)")
+    lines += wrap_text(f"{len(ratios)} ratios compared, {len(moved)} changed significantly "
+                       "(a change wider than the two ratios' intervals together, and over 1 %)",
+                       width)
     return "\n".join(lines), rows + ratios
 
 
