@@ -202,7 +202,7 @@ def _compare(options: argparse.Namespace) -> int:
             loaded.append(_load(path))
         except ValueError as error:
             return _fail("compare", f"{path}: {error}")
-    text, rows = report.compare(*loaded, only_significant=options.only_significant)
+    text, rows = report.compare(loaded[0], loaded[1], only_significant=options.only_significant)
     print(text)
     return 0
 

@@ -251,14 +251,14 @@ def compare(old: Dict[str, Any], new: Dict[str, Any], width: Optional[int] = Non
     def shown(found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         return [r for r in found if r["significant"]] if only_significant else found
 
-    def changes(found: List[Dict[str, Any]], name: str, number: str, last: str,
-                words: Tuple[str, str]) -> List[str]:
+    def changes(found: List[Dict[str, Any]], name: str, number: str,
+                last: Tuple[str, List[str]], words: Tuple[str, str]) -> List[str]:
         kept = shown(found)
         if not kept:
             return []
         labels = [("table: row", [f"{r['table']}: {r['row']}" for r in kept]),
                   (name, [r["column"] for r in kept])]
-        values = [
+        values: List[grid.Column] = [
             ("old", [format(r["old"], number) for r in kept]),
             ("new", [format(r["new"], number) for r in kept]),
             ("change", [f"{100 * r['change']:+.1f}%" for r in kept]),
