@@ -151,12 +151,6 @@ else:
     Wrapper = _impl.Wrapper
     wrap = _impl.wrap
     migrate = _impl.migrate
-    # Layout's methods on a call's values: the implementation's own.  Put
-    # here, once: Layout's module (_layout) is imported by the compiled
-    # module, so it cannot import the compiled methods without a cycle.
-    for _name, _method in _impl.layout_methods.items():
-        setattr(Layout, _name, _method)
-    del _name, _method
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _impl.compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
 _binder_of_function: Callable[[Any], Any] = _impl.binder_of_function

@@ -50,3 +50,12 @@ else:
     from ._bind_py import Binder, Wrapper, binder_of_function, migrate, wrap  # noqa: F401
 
     dropin = _dropin
+
+# Layout's methods on a call's values: the implementation's own, put on the
+# class here, where the implementation is chosen (Layout's module is
+# imported by the compiled module, so it cannot import them itself).
+from ._layout import Layout  # noqa: E402
+
+for _name, _method in layout_methods.items():
+    setattr(Layout, _name, _method)
+del _name, _method

@@ -514,8 +514,8 @@ class Layout:
     # The methods on the values of a call, the locals tuple a binder returns
     # and a wrapper's handler gets (frame order, ``names``): the pure-Python
     # versions, written in ``_values``; where the compiled binder is used,
-    # these names on Layout are its compiled versions (``_values.pxi``),
-    # with the same behaviour.
+    # the selector (``_impl``) puts its compiled versions (``_values.pxi``)
+    # in their place, with the same behaviour.
 
     arguments = _values.arguments
     values = _values.values
