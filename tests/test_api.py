@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import posonly
-from conftest import extension_required
+from conftest import IMPLEMENTATIONS, extension_required
 from oracle import HAS_VECTORCALL, interpreter_vectorcall, make_function, outcome
 from posonly import MISSING, Layout
 
@@ -29,6 +29,22 @@ def test_the_environment_switches_to_the_pure_twin():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout
     assert out.split() == ["python", "posonly._bind_py"]
+
+
+def test_the_twins_export_the_same_names_of_the_same_kinds():
+    """The compiled module and its pure twin each list their public names in
+    ``__all__``: the same names, each a class in both or a callable in both
+    (the selector, ``_impl``, takes them by name from either)."""
+    if sys.implementation.name != "cpython" or "cython" not in IMPLEMENTATIONS:
+        pytest.skip("the compiled module is built for CPython only")
+    import posonly._bind as compiled
+    import posonly._bind_py as pure
+
+    assert sorted(compiled.__all__) == sorted(pure.__all__)
+    for name in pure.__all__:
+        ours, theirs = getattr(compiled, name), getattr(pure, name)
+        assert isinstance(ours, type) == isinstance(theirs, type), name
+        assert callable(ours) == callable(theirs), name
 
 
 def test_the_binder_is_a_vectorcall_type(impl):
