@@ -72,11 +72,12 @@ import functools
 import inspect
 import sys
 import types
-from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, Tuple, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Optional, Tuple, TypeVar, overload
 
 from ._common import descriptor_refused, wrapper_arguments
 from ._coroutine import _CoroutineWrapper
-from ._layout import ClassSignature, advertises
+from ._callform import CallForm
+from ._layout import Call, ClassSignature, Layout, advertises
 from ._wrapper_layout import _layout_as_made
 from ._wrapper_pickle import _is_wrapper, _RefusedName
 from ._wrapper_source import _FILENAME, _forwarding_wrapper, _generated_wrapper
@@ -99,6 +100,9 @@ _R = TypeVar("_R")
 _T = TypeVar("_T")
 _Values = Tuple[Any, ...]
 _Before = Callable[[_Values], object]
+_BeforeForm = Callable[[_Values, CallForm], object]
+_Around = Callable[[Callable[[_Values], _R], _Values], _R]
+_AroundForm = Callable[[Callable[[_Values], _R], _Values, CallForm], _R]
 
 def _check_callable(value: Any, what: str) -> None:
     if not callable(value):
@@ -110,7 +114,18 @@ def wrap(
     func: "classmethod[_T, _P, _R]",
     *,
     before: Optional[_Before] = None,
-    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+    around: Optional[_Around[_R]] = None,
+    form: Literal[False] = False,
+) -> "classmethod[_T, _P, _R]": ...
+
+
+@overload
+def wrap(
+    func: "classmethod[_T, _P, _R]",
+    *,
+    before: Optional[_BeforeForm] = None,
+    around: Optional[_AroundForm[_R]] = None,
+    form: Literal[True],
 ) -> "classmethod[_T, _P, _R]": ...
 
 
@@ -119,7 +134,18 @@ def wrap(  # type: ignore[overload-overlap]
     func: "staticmethod[_P, _R]",
     *,
     before: Optional[_Before] = None,
-    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+    around: Optional[_Around[_R]] = None,
+    form: Literal[False] = False,
+) -> "staticmethod[_P, _R]": ...
+
+
+@overload
+def wrap(  # type: ignore[overload-overlap]
+    func: "staticmethod[_P, _R]",
+    *,
+    before: Optional[_BeforeForm] = None,
+    around: Optional[_AroundForm[_R]] = None,
+    form: Literal[True],
 ) -> "staticmethod[_P, _R]": ...
 
 
@@ -128,15 +154,27 @@ def wrap(
     func: Callable[_P, _R],
     *,
     before: Optional[_Before] = None,
-    around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+    around: Optional[_Around[_R]] = None,
+    form: Literal[False] = False,
+) -> "Wrapper[_P, _R]": ...
+
+
+@overload
+def wrap(
+    func: Callable[_P, _R],
+    *,
+    before: Optional[_BeforeForm] = None,
+    around: Optional[_AroundForm[_R]] = None,
+    form: Literal[True],
 ) -> "Wrapper[_P, _R]": ...
 
 
 def wrap(
     func: Any,
     *,
-    before: Optional[_Before] = None,
-    around: Optional[Callable[[Callable[[_Values], Any], _Values], Any]] = None,
+    before: Optional[Callable[..., object]] = None,
+    around: Optional[Callable[..., Any]] = None,
+    form: bool = False,
 ) -> Any:
     """Wrap ``func`` so that each call's values reach one handler.
 
@@ -155,19 +193,33 @@ def wrap(
     it.  A ``classmethod`` or ``staticmethod`` object gives the same kind of
     object around a wrapper of its function.
 
+    With ``form=True`` the handler also gets how the call was made, a
+    :class:`CallForm` over ``wrapper.layout`` (which parameters came by
+    position, which by keyword and under which name, which were not
+    given): ``before(values, form)``, ``around(proceed, values, form)``.
+    Only such a wrapper pays for it, at each call.
+
     Raises :class:`TypeError` if ``func`` or the handler is not callable, or
-    unless exactly one handler is given, and whatever
-    :func:`inspect.signature` raises for a callable without a signature.
+    unless exactly one handler is given, or if ``form`` is not a bool, and
+    whatever :func:`inspect.signature` raises for a callable without a
+    signature.
     """
     if isinstance(func, (classmethod, staticmethod)):
-        return type(func)(wrap(func.__func__, before=before, around=around))
+        inner: Any = wrap
+        return type(func)(inner(func.__func__, before=before, around=around, form=form))
     _check_callable(func, "func")
     if (before is None) == (around is None):
         raise TypeError("wrap() takes exactly one handler: before= or around=")
     _check_callable(before if before is not None else around, "before=" if before is not None else "around=")
+    if type(form) is not bool:
+        raise TypeError(f"wrap() form= must be True or False, not {type(form).__name__}")
+    if form:
+        # The call's form is what only a (*args, **kwargs) function sees:
+        # the number of positional arguments and the keyword names.
+        forwarded, layout = _forwarding_wrapper(func, before, around, form=True)
+        return _finish(forwarded, func, layout, forwarding=True)
     # None unless a plain function:
     generated: Optional[types.FunctionType] = _wrapper_of_function(func, before, around)
-    bound = one_first = False
     # A plain function goes the generated way on every interpreter (on PyPy
     # it is not made from templates, but its own signature, generated, words
     # the errors as PyPy does); anything else forwards the caller's arguments.
@@ -177,12 +229,22 @@ def wrap(
     if generated is not None:
         layout = _layout_as_made(func)  # read from func on first use
     elif forwarding:
-        generated, layout = _forwarding_wrapper(func, before)  # type: ignore[arg-type]
+        generated, layout = _forwarding_wrapper(func, before)
     else:
         generated, plan, call = _generated_wrapper(func, before, around)
-        bound = plan.bound
-        one_first = len(call.prefix) == 1 and not call.preset
-        layout = plan.output
+        return _finish(generated, func, plan.output, forwarding=False, call=call)
+    return _finish(generated, func, layout, forwarding)
+
+
+def _finish(
+    generated: types.FunctionType, func: Any, layout: Layout, forwarding: bool, call: Optional[Call] = None
+) -> Any:
+    """The wrapper around ``generated``, a wrapper's function: named as
+    ``func``, with its layout; the function bound to what ``call`` puts
+    first, if anything."""
+    prefix, preset = (call.prefix, call.preset) if call is not None else ((), None)
+    bound = bool(prefix or preset)
+    one_first = len(prefix) == 1 and not preset
     functools.update_wrapper(generated, func)
     # wrapper.layout: the layout of the values the handler gets.
     generated.layout = layout  # type: ignore[attr-defined]
@@ -190,7 +252,7 @@ def wrap(
         # inspect.signature(w, follow_wrapped=False): the signature bound.
         generated.__signature__ = inspect.signature(func)  # type: ignore[attr-defined]
     wrapper: Any = generated
-    if bound:
+    if call is not None and bound:
         # inspect.signature of the bound wrapper: the parameters bound
         # (the function's, with self), less what the call puts first.
         target = call.target
@@ -208,12 +270,12 @@ def wrap(
         # method unwrapped: its name refuses to pickle, so the method does,
         # as the compiled wrapper of a bound method does.
         wrapper.__name__ = _RefusedName(wrapper.__name__)
-        wrapper = types.MethodType(wrapper, call.prefix[0])
+        wrapper = types.MethodType(wrapper, prefix[0])
     elif bound:
         # inspect finds the function's signature through __wrapped__, and
         # with follow_wrapped=False the partial's, from the generated one's.
         inner = wrapper
-        wrapper = functools.partial(inner, *call.prefix, **(call.preset or {}))
+        wrapper = functools.partial(inner, *prefix, **(preset or {}))
         wrapper.__dict__.update(generated.__dict__)
         del wrapper.__dict__["__signature__"]
         for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
@@ -224,6 +286,7 @@ def wrap(
         inner.__module__ = _FILENAME
     return wrapper
 
+
 _wrapper_arguments = wrapper_arguments("Wrapper")
 
 
@@ -232,10 +295,10 @@ class _WrapperType(type):
         return _is_wrapper(obj)
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        func, before, around = _wrapper_arguments(*args, **kwargs)
+        func, before, around, form = _wrapper_arguments(*args, **kwargs)
         if isinstance(func, (classmethod, staticmethod)):
             raise descriptor_refused(func)
-        return wrap(func, before=before, around=around)
+        return wrap(func, before=before, around=around, form=form)
 
 
 if TYPE_CHECKING:

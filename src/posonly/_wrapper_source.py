@@ -36,6 +36,7 @@ import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ._callform import CallForm
 from ._common import MISSING_VALUE, Plan, parameter_list
 from ._defaults import defaults_source
 from ._layout import MISSING, QUALIFIED_NAMES, Call, Layout, _name_of_function, resolve
@@ -270,48 +271,67 @@ def _remade(
 # the caller's own arguments, as the compiled wrapper passes them (a
 # generated function would pass the advertised defaults too, which a
 # (*args, **kwargs) function sees).  Marked as a wrapper of a function.
-_FORWARDING_GLOBALS: Dict[str, Any] = {_MARK: _OF_FUNCTION, "_changed": _defaults_changed}
-exec(  # noqa: S102 - fixed source
-    compile(
-        "def forwarding(_func, _handler, _bind):\n"
-        "    def wrapper(*args, **kwargs):\n"
-        "        _handler(_bind(*args, **kwargs))\n"
-        "        return _func(*args, **kwargs)\n"
-        "    return wrapper\n"
-        "def forwarding_read(_func, _handler, _bind, _source, _seen, _remake):\n"
-        "    def wrapper(*args, **kwargs):\n"
-        "        nonlocal _bind, _seen\n"
-        + (
-            "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:\n"
-            if _DEFAULTS_KEEP_IDENTITY else "        if _changed(_source, _seen):\n"
-        ) +
-        "            _bind, _seen = _remake(_func, _source)\n"
-        "        _handler(_bind(*args, **kwargs))\n"
-        "        return _func(*args, **kwargs)\n"
-        "    return wrapper\n",
-        _FILENAME, "exec",
-    ),
-    _FORWARDING_GLOBALS,
-)
-_forwarding = _FORWARDING_GLOBALS.pop("forwarding")
-_forwarding_read = _FORWARDING_GLOBALS.pop("forwarding_read")
+_FORWARDING_GLOBALS: Dict[str, Any] = {
+    _MARK: _OF_FUNCTION, "_changed": _defaults_changed, "_form": CallForm, "_len": len,
+    "_tuple": tuple,
+}
+
+
+def _forwarding_source(read: bool, form: bool, around: bool) -> str:
+    """``make``, which makes a forwarding wrapper: ``read``, one that reads
+    the function's defaults again when they change; ``form``, one whose
+    handler gets the call's :class:`CallForm` too (the number of positional
+    arguments and the keyword names, which only a ``*args, **kwargs``
+    function sees)."""
+    lines = [
+        "def make(_func, _handler, _bind, _proceed"
+        + (", _source, _seen, _remake" if read else "") + "):",
+        "    def wrapper(*args, **kwargs):",
+    ]
+    if read:
+        lines += [
+            "        nonlocal _bind, _seen",
+            "        if _source.__defaults__ is not _seen[0] or _source.__kwdefaults__ is not _seen[1]:"
+            if _DEFAULTS_KEEP_IDENTITY else "        if _changed(_source, _seen):",
+            "            _bind, _seen = _remake(_func, _source)",
+        ]
+    arguments = "_bind(*args, **kwargs)"
+    if form:
+        arguments += ", _form(_bind.layout, _len(args), _tuple(kwargs))"
+    if around:
+        lines.append(f"        return _handler(_proceed, {arguments})")
+    else:
+        lines += [f"        _handler({arguments})", "        return _func(*args, **kwargs)"]
+    return "\n".join(lines + ["    return wrapper", ""])
+
+
+_FORWARDING: Dict[Tuple[bool, bool, bool], Callable[..., Any]] = {}
+for _key in ((r, f, a) for r in (False, True) for f, a in ((False, False), (True, False), (True, True))):
+    exec(compile(_forwarding_source(*_key), _FILENAME, "exec"), _FORWARDING_GLOBALS)  # noqa: S102
+    _FORWARDING[_key] = _FORWARDING_GLOBALS.pop("make")
+del _key
 
 
 def _forwarding_wrapper(
-    func: Any, before: Callable[[Tuple[Any, ...]], Any]
+    func: Any, before: Optional[Callable[[Tuple[Any, ...]], Any]],
+    around: Optional[Callable[..., Any]] = None, form: bool = False,
 ) -> Tuple[types.FunctionType, Layout]:
-    """The wrapper and the layout of its values."""
+    """The wrapper and the layout of its values: one handler (``around=``
+    only with ``form``), which gets the call's form where ``form``."""
     source = defaults_source(func)
-    seen = _seen_defaults(source) if source is not None else None
     bind = _binder_at_call(func, source)
+    plan = bind._plan
+    proceed = _proceed(plan.layout, _Shape(plan), func) if around is not None else None
+    make = _FORWARDING[source is not None, form, around is not None]
+    handler = before if around is None else around
     wrapper: types.FunctionType = (
-        _forwarding(func, before, bind) if source is None
-        else _forwarding_read(func, before, bind, source, seen, _remade_binder)
+        make(func, handler, bind, proceed) if source is None
+        else make(func, handler, bind, proceed, source, _seen_defaults(source), _remade_binder)
     )
     name = bind.layout.name
     wrapper.__qualname__ = name
     wrapper.__name__ = name.rpartition(".")[2]
-    return wrapper, bind._plan.output
+    return wrapper, plan.output
 
 
 def _name_generated(generated: Any, layout: Layout, func: Any) -> None:
