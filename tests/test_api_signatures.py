@@ -7,7 +7,7 @@ import pytest
 
 import posonly
 
-WRAP = "(func, *, before=None, around=None)"
+WRAP = "(func, *, before=None, around=None, form=False)"
 BINDER_CLASS = "(layout, call=None)"
 
 

@@ -23,6 +23,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import posonly
+from conftest import IMPLEMENTATIONS, _load
 from oracle import outcome
 from posonly import CallForm, Layout
 
@@ -628,6 +629,32 @@ def test_call_form_renamed():
     assert form.defaulted == ("b",)
     with pytest.raises(TypeError):
         CallForm(object(), 0)  # type: ignore[arg-type]
+
+
+@given(data=st.data())
+def test_a_wrapper_hands_its_handler_the_form_of_each_call(data):
+    """wrap(..., form=True) in both twins, over generated signatures and
+    calls (valid or not): the handler gets the values a binder gives and the
+    CallForm made from the call itself, its number of positional arguments
+    and keyword names; the call returns (or raises) what the function's
+    call does, and a call that does not bind reaches no handler."""
+    spec = data.draw(specs())
+    args, kwargs = data.draw(st.one_of(valid_calls(spec), calls(spec)))
+    around = data.draw(st.booleans())
+    future = define(spec.future_source())
+    expected = outcome(lambda: future(*args, **kwargs))
+    form = CallForm(Layout.from_callable(future), len(args), tuple(kwargs))
+    for impl in [_load(name) for name in IMPLEMENTATIONS]:
+        seen: List[Any] = []
+        if around:
+            wrapper = impl.wrap(future, form=True, around=lambda proceed, values, form: (
+                seen.append((values, form)), proceed(values))[1])
+        else:
+            wrapper = impl.wrap(future, form=True, before=lambda values, form: seen.append(
+                (values, form)))
+        assert outcome(lambda: wrapper(*args, **kwargs)) == expected, impl.name
+        values = [impl.binder(future)(*args, **kwargs)] if expected[0] == "ok" else []
+        assert seen == [(v, form) for v in values], (impl.name, spec.future_source(), args, kwargs)
 
 
 # -- reference counts -----------------------------------------------------------

@@ -85,13 +85,19 @@ MISTAKES = textwrap.dedent(
     text3: str = mig(1)
     reveal_type(mig)
     posonly.migrate(f, positional_only="a", removal=3)
+    def one(values: tuple[Any, ...]) -> None: ...
+    def two(values: tuple[Any, ...], form: posonly.CallForm) -> None: ...
+    posonly.wrap(f, before=one, form=True)
+    posonly.wrap(f, before=two)
+    posonly.wrap(f, before=two, form=True)("x")
+    posonly.Wrapper(f, before=one, form=True)
     """
 )
 # Calls through methods (instance, class and static) and an async handler:
 # each wrong call is caught, the async around= handler accepted (line 49).
 MISTAKE_LINES = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22} | {
     38, 39, 40, 41, 42, 43, 44, 45, 50, 52, 53,
-} | {59, 60, 61, 62, 64}
+} | {59, 60, 61, 62, 64} | {67, 68, 69, 70}
 REVEALED = {54: "posonly.Wrapper[", 55: "posonly.Binder[", 56: "def (x: int) -> int",
             63: "def (int, b: int =, *, c: int =) -> int"}
 

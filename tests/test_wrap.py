@@ -567,3 +567,56 @@ def test_wrap_refuses_bad_arguments(impl):
         with pytest.raises(TypeError) as info:
             call()
         assert words in str(info.value)
+
+
+def test_a_handler_that_asks_gets_the_form_of_each_call(impl):
+    # form=True: the CallForm of the call as the caller made it, over the
+    # wrapper's layout: a method called on an instance counts the instance
+    # (its layout has self), a classmethod the class; a bound method's or a
+    # partial's call leaves out what it puts first, as its layout does.
+    import warnings
+
+    from posonly import CallForm
+
+    forms = []
+
+    def told(values, form):
+        forms.append(form)
+        warnings.warn("told", UserWarning, stacklevel=2)
+
+    class K:
+        def m(self, a, b=2, *, c=3):
+            return a + b + c
+
+        @classmethod
+        def k(cls, a, b=2):
+            return a + b
+
+    K.m = impl.wrap(K.m, before=told, form=True)
+    K.k = impl.wrap(classmethod(K.k.__func__), around=lambda proceed, values, form: (
+        forms.append(form), proceed(values))[1], form=True)
+    obj = K()
+    m = K.m.__wrapped__
+    bound = impl.Wrapper(m.__get__(obj), before=told, form=True)
+    partial = impl.wrap(functools.partial(m, obj, 1), before=told, form=True)
+    calls = [  # (whose layout, what is called, args, kwargs, nargs as the wrapper sees it)
+        (K.m, obj.m, (1,), {"c": 4}, 2, m(obj, 1, c=4)),
+        (K.m, K.m, (obj,), {"a": 1}, 1, m(obj, a=1)),
+        (K.k, K.k, (1,), {"b": 5}, 2, 6),
+        (bound, bound, (1,), {"b": 5}, 1, m(obj, 1, b=5)),
+        (partial, partial, (), {"c": 5}, 0, m(obj, 1, c=5)),
+    ]
+    for owner, target, args, kwargs, nargs, expected in calls:
+        forms.clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            result = target(*args, **kwargs)
+        assert result == expected
+        assert forms == [CallForm(owner.layout, nargs, tuple(kwargs))], (impl.name, forms)
+        warned = target != K.k  # (the classmethod's handler does not warn)
+        assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)] * warned
+    with pytest.raises(TypeError, match=r"^wrap\(\) form= must be True or False, not int$"):
+        impl.wrap(len, before=told, form=1)
+    with pytest.raises(TypeError, match=r"got an unexpected keyword argument 'forms'"):
+        impl.wrap(len, before=told, forms=True)

@@ -122,6 +122,18 @@ def check() -> None:
     form = posonly.CallForm(Layout.from_callable(migrated), 1, ("b",))
     assert_type(form.keywords, dict[str, str])
     assert form.positional == ("a",) and form.keywords == {"b": "b"}
+    forms: list[posonly.CallForm] = []
+
+    def told(values: tuple[Any, ...], form: posonly.CallForm) -> None:
+        forms.append(form)
+
+    def around_told(proceed: Callable[[tuple[Any, ...]], str], values: tuple[Any, ...],
+                    form: posonly.CallForm) -> str:
+        return proceed(values)
+
+    assert_type(wrap(migrated, before=told, form=True)(2, b="x"), str)
+    assert_type(wrap(migrated, around=around_told, form=True)(2), str)
+    assert forms[0].keywords == {"b": "b"}
 
     assert_type(posonly.__version__, str)
     assert_type(posonly.IMPLEMENTATION, Literal["cython", "python"])

@@ -24,7 +24,7 @@ from ._common import make_binder
 from . import _impl
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
-from ._migrate_common import CallForm
+from ._callform import CallForm
 from ._served import Served, record_served
 
 __all__ = [
@@ -84,13 +84,25 @@ if TYPE_CHECKING:
         __name__: str
         __qualname__: str
 
+        @overload
         def __init__(
             self,
             func: Callable[_P, _R],
             *,
             before: Optional[Callable[[_Values], object]] = None,
             around: Optional[Callable[[Callable[[_Values], _R], _Values], _R]] = None,
+            form: Literal[False] = False,
         ) -> None: ...
+        @overload
+        def __init__(
+            self,
+            func: Callable[_P, _R],
+            *,
+            before: Optional[Callable[[_Values, CallForm], object]] = None,
+            around: Optional[Callable[[Callable[[_Values], _R], _Values, CallForm], _R]] = None,
+            form: Literal[True],
+        ) -> None: ...
+        def __init__(self, func: Callable[_P, _R], **handler: Any) -> None: ...
 
         @property
         def layout(self) -> Layout:

@@ -316,13 +316,14 @@ def _call_wrapper(self: Any, /, *args: Any, **kwargs: Any) -> Any:
     return self(*args, **kwargs)
 
 
-def wrapper_arguments(name: str) -> Callable[..., Tuple[Any, Any, Any]]:
+def wrapper_arguments(name: str) -> Callable[..., Tuple[Any, Any, Any, Any]]:
     """A function named ``name`` that takes a wrapper's arguments as
     ``wrap`` does and returns them: a wrong call gets the interpreter's
     message, naming ``name``, in both implementations."""
     namespace: Dict[str, Any] = {}
     exec(
-        "def arguments(func, *, before=None, around=None):\n    return func, before, around\n",
+        "def arguments(func, *, before=None, around=None, form=False):\n"
+        "    return func, before, around, form\n",
         {}, namespace,
     )
     function = namespace["arguments"]

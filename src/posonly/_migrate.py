@@ -16,7 +16,7 @@ As a function it is a method on a class, with no ``__get__`` of its own.
 A migrated coroutine function is marked as one (3.12 and later); before
 3.12 it is a :class:`functools.partial` of the coroutine function, whose
 calls go to the generated function (what ``inspect.iscoroutinefunction``
-looks through), as a pure ``Wrapper`` is.
+looks through), as a pure ``Wrapper`` is: the same class.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-import types
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ._binder import Binder
+from ._coroutine import _CoroutineWrapper
 from ._migrate_common import Migration, docstring_of, migrate_arguments
 
 __all__ = ["migrate"]
@@ -35,39 +35,6 @@ __all__ = ["migrate"]
 # Frames between the legacy path and the caller: the generated function's,
 # and a partial's __call__ where one is in the way.
 _STACKLEVEL = 3
-
-if TYPE_CHECKING:
-    _Partial = functools.partial[Any]
-else:
-    _Partial = functools.partial
-
-
-class _MigratedCoroutine(_Partial):
-    """A migrated coroutine function where functions cannot be marked as
-    coroutine functions (before 3.12)."""
-
-    __slots__ = ("_generated",)
-    _generated: Callable[..., Any]
-    __qualname__: str
-
-    def __new__(cls, coroutine_function: Callable[..., Any],
-                generated: Callable[..., Any]) -> "_MigratedCoroutine":
-        self = super().__new__(cls, coroutine_function)
-        self._generated = generated
-        return self
-
-    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return self._generated(*args, **kwargs)
-
-    def __get__(self, instance: Any, owner: Any = None) -> Any:
-        return self if instance is None else types.MethodType(self, instance)
-
-    def __reduce__(self) -> str:
-        return self.__qualname__
-
-    def __repr__(self) -> str:
-        return f"<posonly migrated {self.__qualname__} at {id(self):#x}>"
-
 
 def _generated(func: Any, migration: Migration) -> Callable[..., Any]:
     max_nargs = migration.max_nargs if migration.max_nargs >= 0 else sys.maxsize
@@ -81,16 +48,6 @@ def _generated(func: Any, migration: Migration) -> Callable[..., Any]:
         return func(*args, **kwargs)
 
     return migrated
-
-
-def _coroutine_function_of(func: Any) -> Any:
-    while True:
-        if isinstance(func, types.MethodType):
-            func = func.__func__
-        elif isinstance(func, functools.partial):
-            func = func.func
-        else:
-            return func
 
 
 def migrate(*args: Any, **kwargs: Any) -> Any:
@@ -132,10 +89,7 @@ def migrate(*args: Any, **kwargs: Any) -> Any:
         if sys.version_info >= (3, 12):  # inspect.markcoroutinefunction
             inspect.markcoroutinefunction(generated)
         else:
-            result = _MigratedCoroutine(_coroutine_function_of(func), generated)
-            result.__dict__.update(generated.__dict__)
-            for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
-                setattr(result, attr, getattr(generated, attr))
+            result = _CoroutineWrapper.around(func, generated)
     return result
 
 

@@ -1,6 +1,6 @@
 """What both twins of ``migrate`` share: the declaration checked against the
-function's signature, the warnings' words, :class:`CallForm`, and the
-legacy path, in Python.
+function's signature, the warnings' words, and the legacy path (which reads
+a call's :class:`CallForm`), in Python.
 
 A migrated function is written in its *future* signature.  Calls that are
 valid in that form (no legacy form used) go straight to the function: the
@@ -29,76 +29,11 @@ import textwrap
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
+from ._callform import CallForm
 from ._common import name_function
 from ._layout import Layout, is_plain_function
 
-__all__ = ["CallForm", "Migration", "migrate_arguments"]
-
-
-class CallForm:
-    """How a call was made, as a layout's parameters see it: which
-    parameters came by position, which by keyword and under which name,
-    and which were not given (their defaults, or missing).
-
-    ``CallForm(layout, nargs, kwnames, renamed=None)`` reads only the number
-    of positional arguments and the keyword names of the call (as a
-    vectorcall passes them: ``len(args)`` and ``tuple(kwargs)``); it checks
-    nothing, and costs nothing until it is made.  ``renamed`` maps old
-    keyword names to the parameters they now stand for.
-
-    - ``positional``: the names of the parameters filled by position, in
-      order; ``extra_positional``: how many positional arguments go beyond
-      them (into ``*args``, or too many);
-    - ``keywords``: ``{parameter: name as given}`` for each keyword that names
-      a parameter that takes keywords (or an old name of one), in call order;
-    - ``extra_keywords``: the keyword names that name no such parameter (into
-      ``**kwargs``, or unexpected), in call order; a positional-only
-      parameter's name given by keyword is one of them, as the interpreter
-      sees it;
-    - ``defaulted``: the parameters, but ``*args`` and ``**kwargs``, given
-      neither way, in signature order.
-    """
-
-    __slots__ = ("layout", "positional", "extra_positional", "keywords", "extra_keywords",
-                 "defaulted")
-
-    layout: Layout
-    positional: Tuple[str, ...]
-    extra_positional: int
-    keywords: Dict[str, str]
-    extra_keywords: Tuple[str, ...]
-    defaulted: Tuple[str, ...]
-
-    def __init__(self, layout: Layout, nargs: int, kwnames: Sequence[str] = (),
-                 renamed: Optional[Mapping[str, str]] = None) -> None:
-        if not isinstance(layout, Layout):
-            raise TypeError(f"CallForm() needs a Layout, not {type(layout).__name__}")
-        if not isinstance(nargs, int) or nargs < 0:
-            raise ValueError(f"CallForm() needs a number of positional arguments >= 0, not {nargs!r}")
-        by_position = layout.posonly + layout.positional
-        self.layout = layout
-        self.positional = by_position[:nargs]
-        self.extra_positional = max(0, nargs - len(by_position))
-        takes_keywords = set(layout.positional + layout.kwonly)
-        keywords: Dict[str, str] = {}
-        extra: List[str] = []
-        for name in kwnames:
-            if not isinstance(name, str):
-                raise TypeError(f"CallForm() keyword names must be str, not {type(name).__name__}")
-            parameter = renamed.get(name, name) if renamed else name
-            if parameter in takes_keywords and parameter not in keywords:
-                keywords[parameter] = name
-            else:
-                extra.append(name)
-        self.keywords = keywords
-        self.extra_keywords = tuple(extra)
-        given = set(self.positional).union(keywords)
-        self.defaulted = tuple(name for name in by_position + layout.kwonly if name not in given)
-
-    def __repr__(self) -> str:
-        return (f"CallForm(positional={self.positional!r}, extra_positional={self.extra_positional!r}, "
-                f"keywords={self.keywords!r}, extra_keywords={self.extra_keywords!r}, "
-                f"defaulted={self.defaulted!r})")
+__all__ = ["Migration", "migrate_arguments"]
 
 
 def migrate_arguments(
@@ -170,7 +105,7 @@ class Migration:
 
     __slots__ = ("func", "layout", "name", "positional_only", "keyword_only", "renamed",
                  "since", "removal", "category", "max_nargs", "legacy_names", "legacy_binder",
-                 "legacy_layout", "notes", "stacklevel", "_in_version", "_posonly_index",
+                 "legacy_layout", "notes", "stacklevel", "_in_version",
                  "_varargs_slot", "_varkw_slot", "_messages", "_renamed_messages", "_argcount")
 
     def __init__(self, func: Any, declaration: Mapping[str, Any], binder_type: Any,
@@ -227,7 +162,6 @@ class Migration:
         self.legacy_names = positional_only + tuple(renamed)
         self.notes = self._notes()
         self._argcount = layout.argcount
-        self._posonly_index = {name: layout.posonly.index(name) for name in self.positional_only}
         legacy_names = self.legacy_layout.names
         self._varargs_slot = legacy_names.index(layout.varargs) if layout.varargs else -1
         self._varkw_slot = legacy_names.index(layout.varkw) if layout.varkw else -1
@@ -373,26 +307,18 @@ class Migration:
     # -- the legacy path ------------------------------------------------------
 
     def form(self, nargs: int, kwnames: Sequence[str]) -> Tuple[List[str], List[str], List[str]]:
-        """The legacy forms a call uses: the deprecated positional-only
-        parameters it passes by keyword (where no positional argument fills
-        them: with ``**kwargs``, ``f(1, a=2)`` puts ``a`` there), the
-        deprecated keyword-only ones it passes by position, the old names
-        it gives.  What :class:`CallForm` tells of the call over the future
-        layout, read straight from the declaration (a legacy call pays for
-        no more)."""
-        by_keyword: List[str] = []
-        old: List[str] = []
-        index, renamed = self._posonly_index, self.renamed
-        for name in kwnames:
-            if name in index:
-                if index[name] >= nargs:
-                    by_keyword.append(name)
-            elif name in renamed:
-                old.append(name)
-        if len(by_keyword) > 1:
-            by_keyword.sort(key=index.__getitem__)  # in signature order
-        extra = nargs - self._argcount
-        by_position = list(self.keyword_only[:extra]) if extra > 0 else []
+        """The legacy forms a call uses, read from its :class:`CallForm` over
+        the future layout (as a ``wrap(..., form=True)`` handler reads it):
+        the deprecated positional-only parameters it passes by keyword
+        (where no positional argument fills them: with ``**kwargs``,
+        ``f(1, a=2)`` puts ``a`` there), the deprecated keyword-only ones it
+        passes by position, the old names it gives."""
+        call = CallForm(self.layout, nargs, kwnames, self.renamed)
+        by_keyword = [p for p in self.positional_only
+                      if p in call.extra_keywords and p not in call.positional]
+        by_position = list(self.keyword_only[: call.extra_positional])
+        renamed = self.renamed
+        old = [name for name in kwnames if name in renamed] if renamed else []
         return by_keyword, by_position, old
 
     def legacy_call(self, args: Tuple[Any, ...], kwnames: Tuple[str, ...]) -> Any:

@@ -1,5 +1,5 @@
 /* The hot path of posonly.wrap, in C: a wrapper's call (bind, then the
-   handler) and proceed's call (a locals tuple back to a call of the
+   handler; with form=True, the call's CallForm made for it too) and proceed's call (a locals tuple back to a call of the
    function).  Included by _bind.pyx through `cdef extern from "_wrapper.h"`;
    the declarations there must match.  Every object is reached through
    PyObject_Vectorcall, which refuses what is not callable, so a wrapper whose
@@ -104,6 +104,82 @@ static PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyO
     stack[2] = values;
     result = posonly_vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     Py_DECREF(values);
+    Py_DECREF(proceed);
+    return result;
+}
+
+/* The call's CallForm: callform(layout, nargs, kwnames), from the number
+   of positional arguments and the keyword names the vectorcall was given. */
+static PyObject *posonly_call_form(PyObject *callform, PyObject *layout, size_t nargsf,
+                                   PyObject *kwnames) {
+    PyObject *stack[4], *nargs, *form;
+    nargs = PyLong_FromSsize_t(PyVectorcall_NARGS(nargsf));
+    if (nargs == NULL) return NULL;
+    if (kwnames == NULL) {
+        kwnames = PyTuple_New(0);
+        if (kwnames == NULL) { Py_DECREF(nargs); return NULL; }
+    } else {
+        Py_INCREF(kwnames);
+    }
+    stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
+    stack[1] = layout;
+    stack[2] = nargs;
+    stack[3] = kwnames;
+    form = PyObject_Vectorcall(callform, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(nargs);
+    Py_DECREF(kwnames);
+    return form;
+}
+
+/* A call of wrap(func, before=handler, form=True): as posonly_wrapper_before,
+   with handler(values, form). */
+static PyObject *posonly_wrapper_before_form(PyObject *binder, PyObject *func,
+                                             PyObject *handler, PyObject *callform,
+                                             PyObject *layout, PyObject *const *args,
+                                             size_t nargsf, PyObject *kwnames) {
+    PyObject *stack[3], *ignored, *values, *form;
+    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
+    Py_INCREF(layout);
+    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    Py_DECREF(binder);
+    if (values == NULL) { Py_DECREF(layout); return NULL; }
+    form = posonly_call_form(callform, layout, nargsf, kwnames);
+    Py_DECREF(layout);
+    if (form == NULL) { Py_DECREF(values); return NULL; }
+    stack[0] = NULL;
+    stack[1] = values;
+    stack[2] = form;
+    ignored = posonly_vectorcall(handler, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(values);
+    Py_DECREF(form);
+    if (ignored == NULL) return NULL;
+    Py_DECREF(ignored);
+    return posonly_vectorcall(func, args, nargsf, kwnames);
+}
+
+/* A call of wrap(func, around=handler, form=True): bind, then return
+   handler(proceed, values, form). */
+static PyObject *posonly_wrapper_around_form(PyObject *binder, PyObject *proceed,
+                                             PyObject *handler, PyObject *callform,
+                                             PyObject *layout, PyObject *const *args,
+                                             size_t nargsf, PyObject *kwnames) {
+    PyObject *stack[4], *result, *values, *form;
+    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
+    Py_INCREF(layout);
+    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    Py_DECREF(binder);
+    if (values == NULL) { Py_DECREF(layout); return NULL; }
+    form = posonly_call_form(callform, layout, nargsf, kwnames);
+    Py_DECREF(layout);
+    if (form == NULL) { Py_DECREF(values); return NULL; }
+    Py_INCREF(proceed);
+    stack[0] = NULL;
+    stack[1] = proceed;
+    stack[2] = values;
+    stack[3] = form;
+    result = posonly_vectorcall(handler, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(values);
+    Py_DECREF(form);
     Py_DECREF(proceed);
     return result;
 }

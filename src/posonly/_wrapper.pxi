@@ -7,21 +7,29 @@
 # C: they return the C answer as is, so an exception raised on the way
 # reaches the caller with no frame of this module added.
 
+from posonly._callform import CallForm
 from posonly._defaults import defaults_source
 
 cdef extern from "_wrapper.h":
     bint posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
                                   PyObject *seen_kwdefaults)
     void posonly_set_error(object error)
+    PyObject *posonly_wrapper_before_form(PyObject *binder, PyObject *func, PyObject *handler,
+                                          PyObject *callform, PyObject *layout,
+                                          PyObject **args, size_t nargsf, PyObject *kwnames)
+    PyObject *posonly_wrapper_around_form(PyObject *binder, PyObject *proceed, PyObject *handler,
+                                          PyObject *callform, PyObject *layout,
+                                          PyObject **args, size_t nargsf, PyObject *kwnames)
 
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _PARSED = object()  # wrap()'s first argument to Wrapper: the rest are parsed
 cdef object _NOT_GIVEN = object()
+cdef object _CallForm = CallForm
 
 
 cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
-    """``(func, before, around)`` as ``parser`` takes them from a call.
+    """``(func, before, around, form)`` as ``parser`` takes them from a call.
 
     Making a wrapper is on the clock (at import, once per function): the
     usual call, a function and one handler by keyword, is read here in C;
@@ -30,10 +38,10 @@ cdef tuple _handler_arguments(tuple args, dict kwargs, parser):
     if PyTuple_GET_SIZE(<PyObject *>args) == 1 and kwargs is not None and len(kwargs) == 1:
         before = kwargs.get("before", _NOT_GIVEN)
         if before is not _NOT_GIVEN:
-            return args[0], before, None
+            return args[0], before, None, False
         around = kwargs.get("around", _NOT_GIVEN)
         if around is not _NOT_GIVEN:
-            return args[0], None, around
+            return args[0], None, around, False
     return parser(*args, **kwargs)
 cdef int _CO_GENERATORS = _inspect_module.CO_GENERATOR | _inspect_module.CO_ASYNC_GENERATOR
 cdef object _partial = functools.partial
@@ -127,14 +135,17 @@ cdef class Wrapper:
     cdef object _seen_defaults
     cdef object _seen_kwdefaults
     cdef object _claimed_class  # what __class__ answers: see there
+    # form=True: the layout of the calls' CallForms (the values' layout, as
+    # the binder read it); None otherwise.
+    cdef object _form_layout
     cdef dict __dict__
     cdef object __weakref__  # as a function's
 
     def __cinit__(self, *args, **kwargs):
-        if PyTuple_GET_SIZE(<PyObject *>args) == 4 and args[0] is _PARSED:
-            func, before, around = args[1], args[2], args[3]
+        if PyTuple_GET_SIZE(<PyObject *>args) == 5 and args[0] is _PARSED:
+            func, before, around, form = args[1], args[2], args[3], args[4]
         else:
-            func, before, around = _handler_arguments(args, kwargs, _wrapper_arguments)
+            func, before, around, form = _handler_arguments(args, kwargs, _wrapper_arguments)
         if isinstance(func, (classmethod, staticmethod)):
             raise descriptor_refused(func)
         if not callable(func):
@@ -145,12 +156,21 @@ cdef class Wrapper:
         if not callable(handler):
             kind = "before" if around is None else "around"
             raise TypeError(f"wrap() {kind}= must be callable, not {type(handler).__name__}")
+        if type(form) is not bool:
+            raise TypeError(f"wrap() form= must be True or False, not {type(form).__name__}")
         self._func = func
         self._handler = handler
         self._proceed = None
         self._source = func if _plain_code(func) != NULL else defaults_source(func)
+        self._form_layout = False if form else None  # (set by _new_binder)
         _new_binder(self)
-        if around is None:
+        if form:
+            # Another slot: a wrapper that does not ask pays nothing.
+            if around is None:
+                self._vectorcall = <vectorcallfunc>_wrapper_before_form_vectorcall
+            else:
+                self._vectorcall = <vectorcallfunc>_wrapper_around_form_vectorcall
+        elif around is None:
             self._vectorcall = <vectorcallfunc>_wrapper_before_vectorcall
         else:
             self._vectorcall = <vectorcallfunc>_wrapper_around_vectorcall
@@ -293,6 +313,8 @@ cdef int _new_binder(Wrapper self) except -1:
         self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
         self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
         (<Binder>binder)._fill_kwdefaults_at_call(self._seen_kwdefaults)
+    if self._form_layout is not None:
+        self._form_layout = (<Binder>binder)._get_plan().output
     self._binder = binder
     return 0
 
@@ -318,6 +340,8 @@ cdef PyObject *_prepared_call(Wrapper self, PyObject **args, size_t nargsf,
     except BaseException as error:
         posonly_set_error(error)
         return NULL
+    if self._form_layout is not None:
+        return _form_call(self, args, nargsf, kwnames, around)
     if not around:
         return posonly_wrapper_before(<PyObject *>self._binder, <PyObject *>self._func,
                                       <PyObject *>self._handler, args, nargsf, kwnames)
@@ -344,8 +368,36 @@ cdef PyObject *_wrapper_around_vectorcall(Wrapper self, PyObject **args, size_t 
                                   <PyObject *>self._handler, args, nargsf, kwnames)
 
 
+cdef inline PyObject *_form_call(Wrapper self, PyObject **args, size_t nargsf,
+                                 PyObject *kwnames, bint around) noexcept:
+    if not around:
+        return posonly_wrapper_before_form(
+            <PyObject *>self._binder, <PyObject *>self._func, <PyObject *>self._handler,
+            <PyObject *>_CallForm, <PyObject *>self._form_layout, args, nargsf, kwnames)
+    return posonly_wrapper_around_form(
+        <PyObject *>self._binder, <PyObject *>self._proceed, <PyObject *>self._handler,
+        <PyObject *>_CallForm, <PyObject *>self._form_layout, args, nargsf, kwnames)
+
+
+cdef PyObject *_wrapper_before_form_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
+                                               PyObject *kwnames) noexcept:
+    if posonly_defaults_changed(<PyObject *>self._source, <PyObject *>self._seen_defaults,
+                                <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, False)
+    return _form_call(self, args, nargsf, kwnames, False)
+
+
+cdef PyObject *_wrapper_around_form_vectorcall(Wrapper self, PyObject **args, size_t nargsf,
+                                               PyObject *kwnames) noexcept:
+    if self._proceed is None or posonly_defaults_changed(
+            <PyObject *>self._source, <PyObject *>self._seen_defaults,
+            <PyObject *>self._seen_kwdefaults):
+        return _prepared_call(self, args, nargsf, kwnames, True)
+    return _form_call(self, args, nargsf, kwnames, True)
+
+
 def wrap(*args, **kwargs):
-    """wrap(func, *, before=None, around=None)
+    """wrap(func, *, before=None, around=None, form=False)
 
     Wrap ``func`` so that each call binds its arguments to ``func``'s
     parameters and runs exactly one handler.
@@ -358,13 +410,16 @@ def wrap(*args, **kwargs):
     interpreter's ``TypeError`` for ``func`` before any handler runs.  Each
     call binds with the defaults ``func`` has at the call.  Raises
     ``TypeError`` unless exactly one handler is given, or when ``func`` or the
-    handler is not callable.  A ``classmethod`` or ``staticmethod`` object
-    gives the same kind of object around a wrapper of its function.
+    handler is not callable, or ``form`` not a bool.  A ``classmethod`` or
+    ``staticmethod`` object gives the same kind of object around a wrapper of
+    its function.  With ``form=True`` the handler also gets the call's
+    :class:`CallForm`: ``before(values, form)``, ``around(proceed, values,
+    form)`` (see the pure twin's docstring, which the documentation shows).
     """
-    func, before, around = _handler_arguments(args, kwargs, _wrap_arguments)
+    func, before, around, form = _handler_arguments(args, kwargs, _wrap_arguments)
     if isinstance(func, (classmethod, staticmethod)):
-        return type(func)(wrap(func.__func__, before=before, around=around))
-    return Wrapper(_PARSED, func, before, around)
+        return type(func)(wrap(func.__func__, before=before, around=around, form=form))
+    return Wrapper(_PARSED, func, before, around, form)
 
 
 def _wrapper_signature(Wrapper wrapper):
