@@ -1,6 +1,7 @@
 """What both twins of ``migrate`` share: the declaration checked against the
-function's signature, the warnings' words, and the legacy path (which reads
-a call's :class:`CallForm`), in Python.
+function's signature, the warnings' words, and the legacy path (which tells
+what a call's :class:`CallForm` tells, read straight from the declaration),
+in Python.
 
 A migrated function is written in its *future* signature.  Calls that are
 valid in that form (no legacy form used) go straight to the function: the
@@ -9,8 +10,9 @@ pure twin's generated function (``_migrate.py``) look only at the number of
 positional arguments and at the keyword names.  Any other call goes to
 :meth:`Migration.legacy_call`, which
 
-1. tells from the call's :class:`CallForm` (over the future layout, with the
-   old keyword names read as the new ones) which legacy forms it uses; a call
+1. tells which legacy forms it uses, as the call's :class:`CallForm` over
+   the future layout tells them (old keyword names read as the new ones),
+   read straight from the declaration; a call
    that uses none is handed to the function, whose errors it gets;
 2. binds the call with a binder of the *legacy layout* (the future one with
    the deprecated positional-only parameters made positional-or-keyword, the
@@ -29,7 +31,6 @@ import textwrap
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from ._callform import CallForm
 from ._common import name_function
 from ._layout import Layout, is_plain_function
 
@@ -105,7 +106,7 @@ class Migration:
 
     __slots__ = ("func", "layout", "name", "positional_only", "keyword_only", "renamed",
                  "since", "removal", "category", "max_nargs", "legacy_names", "legacy_binder",
-                 "legacy_layout", "notes", "stacklevel", "_in_version",
+                 "legacy_layout", "notes", "stacklevel", "_in_version", "_posonly_index",
                  "_varargs_slot", "_varkw_slot", "_messages", "_renamed_messages", "_argcount")
 
     def __init__(self, func: Any, declaration: Mapping[str, Any], binder_type: Any,
@@ -162,6 +163,7 @@ class Migration:
         self.legacy_names = positional_only + tuple(renamed)
         self.notes = self._notes()
         self._argcount = layout.argcount
+        self._posonly_index = {name: layout.posonly.index(name) for name in self.positional_only}
         legacy_names = self.legacy_layout.names
         self._varargs_slot = legacy_names.index(layout.varargs) if layout.varargs else -1
         self._varkw_slot = legacy_names.index(layout.varkw) if layout.varkw else -1
@@ -307,18 +309,26 @@ class Migration:
     # -- the legacy path ------------------------------------------------------
 
     def form(self, nargs: int, kwnames: Sequence[str]) -> Tuple[List[str], List[str], List[str]]:
-        """The legacy forms a call uses, read from its :class:`CallForm` over
-        the future layout (as a ``wrap(..., form=True)`` handler reads it):
-        the deprecated positional-only parameters it passes by keyword
-        (where no positional argument fills them: with ``**kwargs``,
-        ``f(1, a=2)`` puts ``a`` there), the deprecated keyword-only ones it
-        passes by position, the old names it gives."""
-        call = CallForm(self.layout, nargs, kwnames, self.renamed)
-        by_keyword = [p for p in self.positional_only
-                      if p in call.extra_keywords and p not in call.positional]
-        by_position = list(self.keyword_only[: call.extra_positional])
-        renamed = self.renamed
-        old = [name for name in kwnames if name in renamed] if renamed else []
+        """The legacy forms a call uses: the deprecated positional-only
+        parameters it passes by keyword (where no positional argument fills
+        them: with ``**kwargs``, ``f(1, a=2)`` puts ``a`` there), the
+        deprecated keyword-only ones it passes by position, the old names
+        it gives.  What the call's :class:`CallForm` over the future layout
+        tells (a test holds the two alike), read straight from the
+        declaration: making the form doubled what a legacy call costs."""
+        by_keyword: List[str] = []
+        old: List[str] = []
+        index, renamed = self._posonly_index, self.renamed
+        for name in kwnames:
+            if name in index:
+                if index[name] >= nargs:
+                    by_keyword.append(name)
+            elif name in renamed:
+                old.append(name)
+        if len(by_keyword) > 1:
+            by_keyword.sort(key=index.__getitem__)  # in signature order
+        extra = nargs - self._argcount
+        by_position = list(self.keyword_only[:extra]) if extra > 0 else []
         return by_keyword, by_position, old
 
     def legacy_call(self, args: Tuple[Any, ...], kwnames: Tuple[str, ...]) -> Any:
