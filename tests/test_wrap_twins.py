@@ -26,6 +26,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import IMPLEMENTATIONS, _load
 
@@ -455,3 +457,120 @@ def test_a_kwdefaults_dict_changed_cleared_replaced_and_freed_under_live_wrapper
                 return sys.getrefcount(g.__kwdefaults__)
 
             assert churn() == churn() == churn(), twin.name
+
+
+class _Rewriting(str):
+    """A keyword whose comparison with a parameter name sets the function's
+    ``j`` default (to the one object ``value``) before it answers: a change
+    of the dict in the middle of binding, after the keywords' check and
+    before the keyword-only defaults are filled."""
+
+    def __new__(cls, name, function, value):
+        self = super().__new__(cls, name)
+        self.function, self.value = function, value
+        return self
+
+    def __eq__(self, other):
+        if self.function.__kwdefaults__ is not None:
+            self.function.__kwdefaults__["j"] = self.value
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+# Changes of a function's keyword-only defaults: in place, by every method of
+# dict that changes one (or stores what is there already), and by
+# replacing the dict; and wrappers made anew after them.
+_KWDEFAULTS_CHANGES = [
+    "set k", "set j", "store k again", "del k", "pop j", "popitem", "setdefault k",
+    "update", "clear", "|=", "__init__", "replaced", "replaced by a subclass", "new wrappers",
+]
+
+
+@pytest.mark.skipif(not TWINS, reason="no implementation")
+@given(changes=st.lists(st.sampled_from(_KWDEFAULTS_CHANGES), max_size=6))
+def test_every_change_of_the_kwdefaults_dict_is_seen_at_the_next_call(changes):
+    # The compiled wrapper keeps the defaults it read while the dict stays as
+    # it was: a dict watcher tells it of a change on CPython 3.12+, the dict's
+    # version tag before.  Each call of each wrapper (both twins, both
+    # handlers) returns the very objects the function's own call returns,
+    # and its handler saw them; a call the function refuses, the wrapper
+    # refuses with the same message.
+    objects = iter(itertools.count())
+
+    def new():
+        return [next(objects)]  # a new object each time: compared by identity
+
+    def g(a, b=2, *, k=1, j=None):
+        return a, b, k, j
+
+    g.__kwdefaults__ = {"k": new(), "j": new()}
+
+    def handlers(seen):
+        return [{"before": seen.append},
+                {"around": lambda proceed, values: (seen.append(values), proceed(values))[1]}]
+
+    def made():
+        return [(twin.name, twin.wrap(g, **handler), seen)
+                for twin in TWINS for seen in [[]] for handler in handlers(seen)]
+
+    def outcome(call, args, kwargs):  # (no keywords of its own for the __eq__ to see)
+        try:
+            return call(*args, **kwargs)
+        except TypeError as error:
+            return str(error)
+
+    def check(wrappers):
+        # First a call that passes every keyword-only argument: after a
+        # replaced dict, the pure wrapper reads it at the first call that
+        # reaches its code (test_a_default_given_back_by_a_replaced_dict).
+        # The last changes the dict as the wrapper binds it: the function's
+        # call is made after the wrapper's, and changes it alike.
+        for args, kwargs in [((0,), {"k": 3, "j": 4}), ((0,), {}), ((0, 1), {}),
+                             ((0,), {"k": 3}), ((0, 1), {"j": 4}), ((0,), None)]:
+            for name, w, seen in wrappers:
+                given = kwargs if kwargs is not None else {_Rewriting("k", g, new()): 5}
+                del seen[:]
+                got = outcome(w, args, given)
+                expected = outcome(g, args, given)
+                if isinstance(expected, str):
+                    assert got == expected and not seen, (name, changes, args, given)
+                else:
+                    assert type(got) is tuple and len(seen) == 1, (name, changes, got)
+                    assert all(x is y for x, y in zip(got, expected)), (name, changes, got, expected)
+                    assert all(x is y for x, y in zip(seen[0], expected)), (name, changes, seen)
+
+    wrappers = made()
+    check(wrappers)
+    for change in changes:
+        d = g.__kwdefaults__
+        if change == "new wrappers":  # beside those made before the last ones
+            wrappers = wrappers[-4:] + made()
+        elif change in ("replaced", "replaced by a subclass"):
+            cls = type("D", (dict,), {}) if change == "replaced by a subclass" else dict
+            g.__kwdefaults__ = cls(k=new(), j=new())
+        elif change == "set k":
+            d["k"] = new()
+        elif change == "set j":
+            d["j"] = new()
+        elif change == "store k again":
+            if "k" in d:
+                d["k"] = d["k"]
+        elif change == "del k":
+            d.pop("k", None)
+        elif change == "pop j":
+            d.pop("j", None)
+        elif change == "popitem":
+            if d:
+                d.popitem()
+        elif change == "setdefault k":
+            d.setdefault("k", new())
+        elif change == "update":
+            d.update(k=new())
+        elif change == "clear":
+            d.clear()
+        elif change == "|=":
+            d |= {"j": new()}
+        elif change == "__init__":
+            d.__init__(k=new())
+        check(wrappers)

@@ -77,6 +77,7 @@ cdef extern from "_binder.h":
     int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d)
     void posonly_stop_watching(posonly_plan *plan)
     void posonly_look_kwdefaults_up(posonly_plan *plan, PyObject *d)
+    void posonly_check_kwdefaults(posonly_plan *plan)
     PyObject *POSONLY_SLOW
     PyObject *posonly_fast_bind(const posonly_plan *plan, PyObject **args, Py_ssize_t nargs,
                                 PyObject *kwnames)

@@ -83,6 +83,20 @@ static PyObject *posonly_own_directory(void) {
     return posonly_own_directory_name;
 }
 
+/* How a binder learns that a dict of keyword-only defaults it keeps a
+   snapshot of has changed (posonly_watch_kwdefaults, below): a dict watcher
+   where the interpreter has them (CPython 3.12+); before 3.12, the dict's
+   version tag (PEP 509: `ma_version_tag`, taken from a counter of the
+   interpreter's at the dict's making and at each of its changes, so a tag
+   seen again is the same contents), compared by a wrapper before each call
+   (posonly_check_kwdefaults).  3.12 deprecates the tag for the watchers and
+   3.14 drops it; PyPy runs the pure twin. */
+#if PY_VERSION_HEX < 0x030C0000 && !defined(PYPY_VERSION)
+#define POSONLY_DICT_VERSIONS 1
+#else
+#define POSONLY_DICT_VERSIONS 0
+#endif
+
 /* What the fast path reads of a binder: one C struct inside it, whose
    first member is the vectorcall pointer the interpreter reads, so the
    vectorcall function finds the rest beside it. */
@@ -109,10 +123,14 @@ typedef struct posonly_plan {
     PyObject *kwdefaults;
     /* A wrapper's binder that binds with the keyword-only defaults it read
        from its function's __kwdefaults__ dict (`fill`), while a dict watcher
-       says the dict has not changed: that dict (else NULL), and its place
-       in the list of every such binder (posonly_watching). */
+       or the dict's version tag says the dict has not changed: that dict
+       (else NULL), and its place in the list of every such binder
+       (posonly_watching; watchers only). */
     PyObject *watched;
     struct posonly_plan *watch_prev, *watch_next;
+#if POSONLY_DICT_VERSIONS
+    uint64_t watched_version;  /* the dict's version tag when the snapshot was read */
+#endif
 } posonly_plan;
 
 /* Not an object: posonly_fast_bind's answer for "take the general path". */
@@ -429,8 +447,9 @@ static int posonly_declare_entry_method(PyTypeObject *tp, const char *name) {
    The GIL guards the list (the module is not free-threading compatible).
    Changes of such dicts are rare, and the first stops the watching, so a
    walk of the list per change is cheap.  Where no watcher id is left (8 per
-   interpreter), or before 3.12, there is none: binders look the defaults
-   up at each call. */
+   interpreter) there is none: binders look the defaults up at each call.
+   Before 3.12 a binder notes the dict's version tag instead, with no list
+   and no count, and its wrapper compares the tag at each call. */
 static int posonly_kwdefaults_watcher = -1;
 static posonly_plan *posonly_watching;
 
@@ -548,7 +567,11 @@ static int posonly_start_kwdefaults_watcher(void) {
 /* Keep binding with the snapshot in `fill` while `d` does not change:
    whether the dict is now watched for the binder. */
 static int posonly_watch_kwdefaults(posonly_plan *plan, PyObject *d) {
-#if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
+#if POSONLY_DICT_VERSIONS
+    plan->watched = d;  /* held by the binder: the address stays its */
+    plan->watched_version = ((PyDictObject *)d)->ma_version_tag;
+    return 1;
+#elif PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
     if (posonly_kwdefaults_watcher < 0) return 0;
     if (PyDict_Watch(posonly_kwdefaults_watcher, d) < 0) {
         PyErr_Clear();
@@ -581,6 +604,24 @@ static void posonly_stop_watching(posonly_plan *plan) {
     if (!posonly_count_down(d, 0)) return;
 #if PY_VERSION_HEX >= 0x030C0000 && !defined(PYPY_VERSION)
     if (PyDict_Unwatch(posonly_kwdefaults_watcher, d) < 0) PyErr_Clear();
+#endif
+}
+
+/* Before a binder binds with its snapshot: back to the lookups if the
+   watched dict's version tag has moved (a change since the snapshot was
+   read).  Where dict watchers exist, their callback does this before the
+   dict changes, and this is nothing.  Called by a wrapper before each
+   call, and by the general path before it fills keyword-only slots (a
+   keyword's own __eq__ may have changed the dict meanwhile). */
+static inline void posonly_check_kwdefaults(posonly_plan *plan) {
+#if POSONLY_DICT_VERSIONS
+    PyObject *d = plan->watched;
+    if (d != NULL && ((PyDictObject *)d)->ma_version_tag != plan->watched_version) {
+        plan->watched = NULL;
+        posonly_look_kwdefaults_up(plan, d);
+    }
+#else
+    (void)plan;
 #endif
 }
 

@@ -183,6 +183,8 @@ cdef class Binder:
 
         if self.n_kwonly:
             missing = 0
+            # A keyword's own __eq__ may have changed the function's dict.
+            posonly_check_kwdefaults(&self._c)
             for i in range(argcount, self._c.total_args):
                 if PyTuple_GET_ITEM(o, i) == NULL:
                     if self._c.kwdefaults != NULL:
@@ -213,17 +215,19 @@ cdef class Binder:
         function's own ``__kwdefaults__`` dict, at each call rather than as
         they were read when the binder was made: a wrapper's binder, which
         binds as a call of the function would, with a dict changed in place.
-        Where the interpreter has dict watchers (CPython 3.12+), the values
-        read stay in use until the dict changes (_kwdefaults_changed); else,
-        or from the first change on, each call looks them up in the dict.
-        The layout keeps the values as they were read."""
+        The values read stay in use until the dict changes, which a dict
+        watcher tells (CPython 3.12+) or, before, the dict's version tag
+        that the wrapper compares at each call (_binder.h:
+        posonly_check_kwdefaults); from the first change on (or where no
+        watcher is left), each call looks them up in the dict.  The layout
+        keeps the values as they were read."""
         if self.n_kwonly == 0 or kwdefaults is None:
             return 0
         self._kwdefaults_at_call = kwdefaults
         if posonly_watch_kwdefaults(&self._c, <PyObject *>kwdefaults):
             # A lookup may run Python code (a key's own __eq__), which may
             # change the dict: the watcher then has sent the binder to its
-            # lookups already.
+            # lookups already (the version tag does at the next call).
             if self._snapshot_holds():
                 return 0
             posonly_stop_watching(&self._c)

@@ -34,14 +34,17 @@ static inline PyObject *posonly_vectorcall(PyObject *callable, PyObject *const *
 
 /* The binder's call, with posonly_binder_vectorcall called by name where it
    is the binder's slot (always, but for a cleared wrapper), so that the
-   compiler can inline it. */
+   compiler can inline it; its snapshot of keyword-only defaults checked
+   first (posonly_check_kwdefaults: a compare before 3.12, else nothing). */
 static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *args,
                                              size_t nargsf, PyObject *kwnames) {
     PyTypeObject *tp = Py_TYPE(binder);
     if (PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL) && tp->tp_vectorcall_offset > 0
             && *(vectorcallfunc *)((char *)binder + tp->tp_vectorcall_offset)
-               == posonly_binder_vectorcall)
+               == posonly_binder_vectorcall) {
+        posonly_check_kwdefaults((posonly_plan *)((char *)binder + tp->tp_vectorcall_offset));
         return posonly_binder_vectorcall(binder, args, nargsf, kwnames);
+    }
     return PyObject_Vectorcall(binder, args, nargsf, kwnames);
 }
 
@@ -50,8 +53,8 @@ static inline PyObject *posonly_wrapper_bind(PyObject *binder, PyObject *const *
    `seen_kwdefaults` (Py_None for none), those the wrapper's binder read: a
    function's defaults are replaced, never changed in place (a tuple); its
    keyword-only defaults dict may be replaced, or changed in place, which
-   the binder sees anyway (it looks them up there at the call).  Two
-   pointer compares on every call. */
+   the binder sees anyway (posonly_wrapper_bind).  Two pointer compares on
+   every call. */
 static inline int posonly_defaults_changed(PyObject *source, PyObject *seen_defaults,
                                            PyObject *seen_kwdefaults) {
     PyFunctionObject *f;

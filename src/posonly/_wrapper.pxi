@@ -302,8 +302,8 @@ cdef int _new_binder(Wrapper self) except -1:
     """Make the binder of the function as it is now, and note the source's
     defaults objects as the binder read them; the binder binds keyword-only
     defaults as the source's dict holds them at the call, as the interpreter
-    does (a snapshot kept until the dict changes where dict watchers exist,
-    else a lookup at each call: Binder._fill_kwdefaults_at_call)."""
+    does (a snapshot kept until the dict changes, then a lookup at each
+    call: Binder._fill_kwdefaults_at_call)."""
     cdef PyFunctionObject *f
     binder = make_binder(Binder, binder_of_function, self._func)
     if self._source is None:
