@@ -273,3 +273,87 @@ def test_the_running_inspect_was_learned():
     as the drop-in does; on the interpreters tested, all of them."""
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)
+
+
+# -- builtins ------------------------------------------------------------------
+
+EXTENSION_MODULES = ["builtins", "math", "_operator", "itertools", "_io", "_json", "zlib",
+                     "_collections", "_functools", "_struct", "binascii", "_heapq", "time"]
+BUILTIN_TYPES = [str, bytes, bytearray, list, dict, set, frozenset, int, float, complex,
+                 tuple, object, type, range, memoryview]
+INSTANCES = ["", b"", bytearray(), [], {}, set(), frozenset(), 1, 1.5, 1j, (), object(),
+             range(3), sys]
+
+
+def real_builtins():
+    """Builtins of every kind, as programs meet them: the functions of the
+    builtins module and of extension modules, the methods and slot wrappers
+    of builtin types, unbound, bound to instances (method-wrappers too) and
+    class methods bound to their type.  Those a module or type lacks on the
+    running interpreter are not there."""
+    import importlib
+
+    found = []
+    for name in EXTENSION_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        found += [value for value in vars(module).values() if callable(value)]
+    for kind in BUILTIN_TYPES:
+        found += list(vars(kind).values())
+        found += [getattr(kind, name, None) for name in vars(kind)]
+    for instance in INSTANCES:
+        found += [getattr(instance, name, None) for name in dir(instance)]
+    seen = set()
+    unique = []
+    for value in found:
+        if (type(value).__module__ == "builtins" and not isinstance(value, type)
+                and callable(value) and id(value) not in seen):
+            seen.add(id(value))
+            unique.append(value)
+    return unique
+
+
+BUILTINS = real_builtins()
+
+
+def test_builtins_are_inspects(impl):
+    """Every real builtin gets the running inspect's signature, or its error,
+    with and without the bound argument, from the text signatures kept when
+    asked again and after they were dropped (a small ``maxsize``), and
+    nothing but strings is kept."""
+    expected = {}
+    for obj in BUILTINS:
+        expected[id(obj)] = (
+            outcome(lambda: INSPECT_SIGNATURE(obj)),
+            outcome(lambda: INSPECT_FROM_CALLABLE.__func__(inspect.Signature, obj,
+                                                           follow_wrapped=False)),
+            spec_outcome(lambda: INSPECT_GETFULLARGSPEC(obj)),
+        )
+    served = 0
+    with core(impl):
+        try:
+            for maxsize in (4096, 16):
+                posonly.patch_inspect(maxsize=maxsize)
+                for obj in BUILTINS:
+                    plain, unwrapped, spec = expected[id(obj)]
+                    for _ in range(2):  # parsed, then kept
+                        assert_same(outcome(lambda: inspect.signature(obj)), plain)
+                        assert_same(outcome(lambda: inspect.Signature.from_callable(
+                            obj, follow_wrapped=False)), unwrapped)
+                        assert_same(spec_outcome(lambda: inspect.getfullargspec(obj)), spec)
+                    mine = outcome(lambda: posonly.signature(obj, eval_str=True))
+                    assert mine[0] == plain[0]
+                    if mine[0] == "ok":
+                        assert type(mine[1]) is posonly.Signature and mine[1] == plain[1]
+                    info = _options.builtin_cache_info()
+                    assert info["texts"] <= maxsize == info["maxsize"]
+                served = sum(type(key[0]) is str and type(key[1]) is bool
+                             for key in _options._texts)
+                posonly.unpatch_inspect()
+        finally:
+            posonly.unpatch_inspect()
+            posonly.patch_inspect()
+            posonly.unpatch_inspect()
+    assert served or not _options._KINDS[6]

@@ -75,7 +75,8 @@ CALLABLES = [
     (plain, None), (wrapper, None), (Klass, CLASS_REASON), (Klass(1).method, None),
     (functools.partial(plain, 1), None),
     (wraps_a_builtin, "wrapped"), (Metaclassed, "class"), (types.MethodType(len, []), "method"),
-    (Partial(plain, 1), "partial"), (len, "builtin"),
+    (Partial(plain, 1), "partial"), (len, None if _options._KINDS[6] else "builtin"),
+    (list.index, _options.why_not(inspect.Signature, list.index)),
 ]
 SERVED = sum(reason is None for _, reason in CALLABLES)
 
@@ -208,7 +209,7 @@ PROGRAM = textwrap.dedent("""\
         pass
     for i in range(3):
         inspect.signature(f).bind(i)
-    inspect.signature(len)
+    inspect.signature(list.index)
     print("name", __name__)
     print("argv", sys.argv)
     print("path0", sys.path[0])

@@ -25,7 +25,8 @@ annotations need no evaluation when:
 
 Bound methods, ``functools.wraps`` chains, classes, callable objects and
 partials whose signature inspect takes from a plain function are served
-from that function's (``kind_signature``).  Anything else (an unknown option, an
+from that function's, and builtins from their text signatures parsed once
+(``kind_signature``).  Anything else (an unknown option, an
 option value that is not a plain ``bool`` or ``Format``, an object none of
 these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
@@ -142,6 +143,8 @@ def why_not(cls: Any, obj: Any) -> str:
         return "unusual-function"
     if isinstance(obj, type):
         return "class"
+    if kind in _BUILTIN_KINDS:
+        return "builtin"
     if kind is _METHOD or isinstance(obj, (types.MethodWrapperType, types.WrapperDescriptorType,
                                            types.MethodDescriptorType,
                                            types.ClassMethodDescriptorType)):
@@ -303,7 +306,8 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #
 # Which of these the running inspect answers so is learned at import
 # (``_learn_kinds``), from probes of each; a kind it answers otherwise is
-# left to inspect's own code.  Nothing is cached here: every answer is made
+# left to inspect's own code.  Nothing is cached for these (builtins are
+# below): every answer is made
 # from what the objects hold when asked (the plain functions' signatures
 # are the core's, cached as the core caches them).
 
@@ -477,6 +481,123 @@ def _call_of(obj: Any) -> Any:
     return call
 
 
+# -- builtins ------------------------------------------------------------------
+#
+# inspect's signature of a builtin (a builtin function or method, a method or
+# slot wrapper of a builtin type, bound or not) is made from its
+# ``__text_signature__`` by ``_signature_fromstr``, which parses it with
+# ``ast`` on every call.  What that makes depends only on the text, on
+# whether the first (``$``) parameter is dropped (a bound ``__self__``, and a
+# module or ``skip_bound_arg``), and on the values of the names the defaults
+# mention, looked up in a module.  So the parameters it made are kept per text
+# and dropping, for text signatures whose defaults name nothing: made once by
+# inspect's own ``_signature_fromstr`` and shared (parameters cannot change)
+# by every signature made of them after.  Those whose defaults name module
+# constants (a few, such as ``sys.maxsize``), that inspect refuses, or that
+# a Signature class of its own would make, are left to inspect's own code.
+# At most ``maxsize`` texts are kept (the oldest dropped first), and only
+# strings: nothing the builtin belongs to is kept alive.
+
+_BUILTIN_KINDS = frozenset([types.BuiltinFunctionType, types.MethodWrapperType,
+                            types.WrapperDescriptorType, types.MethodDescriptorType,
+                            types.ClassMethodDescriptorType])
+"""The types of builtins inspect reads through ``_signature_from_builtin``
+(not those of objects of the user's that look like them)."""
+_MODULE: Any = types.ModuleType
+_SIGNATURE_FROMSTR: Any = inspect.__dict__.get("_signature_fromstr")
+_SIGNATURE_FROM_BUILTIN: Any = inspect.__dict__.get("_signature_from_builtin")
+_STRIP_SYNTAX: Any = inspect.__dict__.get("_signature_strip_non_python_syntax")
+_REFUSED_TEXT: Any = _Nothing()
+"""A kept text whose signature inspect's own code makes at every call."""
+_texts: Dict[Any, Any] = {}
+"""(text signature, first parameter dropped) -> the parameters' mappingproxy
+inspect made of it, or ``_REFUSED_TEXT``."""
+_texts_maxsize = 4096
+_texts_lock = threading.Lock()
+
+
+def set_builtin_maxsize(maxsize: int) -> None:
+    """Keep the parameters of at most ``maxsize`` builtins' text signatures
+    (0: none; builtins then go to inspect's own code)."""
+    global _texts_maxsize
+    with _texts_lock:
+        _texts_maxsize = maxsize
+        while len(_texts) > maxsize:
+            del _texts[next(iter(_texts))]
+
+
+def builtin_cache_info() -> Dict[str, int]:
+    """How many builtins' text signatures are kept, and at most how many."""
+    return {"texts": len(_texts), "maxsize": _texts_maxsize}
+
+
+def _names_a_value(text: str) -> bool:
+    """Whether the defaults of the text signature ``text`` name anything (or
+    it does not parse: inspect's own code raises its error)."""
+    import ast  # noqa: PLC0415 - once per text, as inspect imports it
+    try:
+        function: Any = ast.parse("def f" + _STRIP_SYNTAX(text)[0] + ": pass").body[0]
+    except SyntaxError:
+        return True
+    arguments = function.args
+    for default in arguments.defaults + arguments.kw_defaults:
+        if default is not None:
+            for node in ast.walk(default):
+                if isinstance(node, ast.Name):
+                    return True
+    return False
+
+
+def _builtin_signature(cls: Any, obj: Any, skip_bound: Any) -> Any:
+    """inspect's ``_signature_from_builtin(cls, obj, skip_bound)`` for a
+    builtin, from the parameters kept for its text signature; None where
+    inspect's own code must answer.  Raises inspect's error for a builtin
+    with no text signature."""
+    text = obj.__text_signature__
+    if not text:
+        # inspect's own step: its ValueError, at once.
+        return _SIGNATURE_FROM_BUILTIN(cls, obj, skip_bound)
+    if cls.__init__ is not DIALECT.signature_init or cls.__new__ is not _OBJECT.__new__:
+        return None
+    if cls._parameter_cls is not _Parameter:
+        return None
+    drop = False
+    if "$" in text:
+        # As inspect reads them, in its order.
+        bound_to = getattr(obj, "__self__", None)
+        if isinstance(bound_to, _MODULE):
+            drop = bound_to is not None
+        else:
+            drop = bound_to is not None and bool(skip_bound)
+    key = (text, drop)
+    proxy = _texts.get(key)
+    if proxy is None:
+        if not _texts_maxsize:
+            return None
+        if _names_a_value(text):
+            proxy = _REFUSED_TEXT
+        else:
+            try:
+                made = _SIGNATURE_FROMSTR(cls, obj, text, skip_bound)
+            except Exception:  # noqa: BLE001 - inspect's own code raises it again
+                made = None
+            if type(made) is not cls or made._return_annotation is not _empty:
+                proxy = _REFUSED_TEXT
+            else:
+                proxy = made._parameters
+        with _texts_lock:
+            while len(_texts) >= _texts_maxsize > 0:
+                del _texts[next(iter(_texts))]
+            if _texts_maxsize:
+                _texts[key] = proxy
+    if proxy is _REFUSED_TEXT:
+        return None
+    sig = _new(cls)
+    sig._parameters = proxy
+    sig._return_annotation = _empty
+    return sig
+
+
 def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, Any],
                    skip_bound: bool = True) -> Any:
     """``cls.from_callable(obj, follow_wrapped=follow_wrapped, **options)``
@@ -512,6 +633,11 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
         if sig is None:
             return None
         return _partial_step(sig, obj)
+    elif kind in _BUILTIN_KINDS:
+        # Read by inspect whatever the options say, and never unwrapped.
+        if not _KINDS[6] or (follow_wrapped is not True and follow_wrapped is not False):
+            return None
+        return _builtin_signature(cls, obj, skip_bound)
     else:
         if not _KINDS[4]:
             return None
@@ -525,10 +651,12 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
-callable objects, partials (learned at import)."""
+callable objects, partials, builtins (learned at import)."""
+if _SIGNATURE_FROMSTR is None or _SIGNATURE_FROM_BUILTIN is None or _STRIP_SYNTAX is None:
+    _KINDS[6] = False
 _SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
 if _SIGNATURE_GET_PARTIAL is None:
     _KINDS[5] = False
@@ -581,6 +709,38 @@ def wrapper(*args, **kwargs):
 """
 
 
+def _outcome(call: Callable[[], Any]) -> Any:
+    """What ``call()`` returns, or the type and message of what it raises."""
+    try:
+        return call()
+    except Exception as error:  # noqa: BLE001 - compared, not handled
+        return (type(error), str(error))
+
+
+def _learn_builtins(ways: Any) -> None:
+    """Serve builtins only where the running inspect answers a probe of each
+    type of builtin (bound and not, with and without a ``$`` parameter, with
+    no text signature) as ``kind_signature`` does, its errors included."""
+    if not _KINDS[6]:
+        return
+    for builtin in (len, str.split, "".split, dict.fromkeys, int.__add__, object.__init__,
+                    (1).__add__, dict.__dict__["fromkeys"], divmod, object.__init_subclass__,
+                    next, getattr, iter, min, max):
+        for skip_bound in ways:
+            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+                builtin, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
+                sigcls=_Signature))
+            got = _outcome(lambda: kind_signature(_Signature, builtin, skip_bound, {},
+                                                  skip_bound))
+            if got is None:
+                continue  # left to inspect's own code: exact
+            if type(got) is not type(expected) or got != expected or (
+                    type(got) is _Signature and list(got.parameters) != list(
+                        expected.parameters)):
+                _KINDS[6] = False
+                return
+
+
 def _learn_kinds() -> None:
     """Ask the running inspect about a probe of each kind, and serve only
     the kinds it answers as ``kind_signature`` does."""
@@ -600,6 +760,7 @@ def _learn_kinds() -> None:
         (5, functools.partial(namespace["wrapper"], instance, y=5)),
     ]
     ways: Any = [True, False]
+    _learn_builtins(ways)
     for index, probe in probes:
         try:
             for skip_bound in ways[:1] if index == 1 else ways:
