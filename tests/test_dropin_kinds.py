@@ -258,12 +258,14 @@ def test_nothing_asked_about_is_kept_alive(impl):
             cls = namespace["C"]
             instance = cls(1)
             wrapped = namespace["deco"](namespace["deco"](namespace["target"]))
-            for obj in (cls, instance.m, instance, wrapped):
+            bare = build("class C:\n    pass\n")["C"]
+            for obj in (cls, instance.m, instance, wrapped, bare):
                 inspect.signature(obj)
                 posonly.signature(obj)
                 inspect.getfullargspec(obj)
-            refs += [weakref.ref(cls), weakref.ref(instance), weakref.ref(wrapped)]
-            del namespace, cls, instance, wrapped, obj
+            refs += [weakref.ref(cls), weakref.ref(instance), weakref.ref(wrapped),
+                     weakref.ref(bare)]
+            del namespace, cls, instance, wrapped, obj, bare
         gc.collect()
         assert [ref() for ref in refs] == [None] * len(refs)
 
@@ -273,6 +275,8 @@ def test_the_running_inspect_was_learned():
     as the drop-in does; on the interpreters tested, all of them."""
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)
+    # A class made by object's constructor is answered alike everywhere.
+    assert _options._KINDS[7]
 
 
 # -- builtins ------------------------------------------------------------------

@@ -240,6 +240,8 @@ class Signature(inspect.Signature):
     __slots__ = ()
 
 
+_options.SIGNATURE_CLASSES.append(Signature)
+
 def _use_core(core: Any) -> None:
     """Serve with ``core`` from now on: the entry points a later
     ``patch_inspect()`` installs, and :class:`Signature`'s methods."""

@@ -42,7 +42,7 @@ import functools
 import inspect
 import threading
 import types
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _dropin, _impl
 from ._dropin_common import (
@@ -456,6 +456,31 @@ def _class_factory(obj: Any) -> Any:
     return None
 
 
+SIGNATURE_CLASSES: List[Any] = []
+"""The Signature classes whose ``from_callable`` answers as inspect's own
+(posonly's, added by ``_inspect``)."""
+_OBJECT_PARAMETERS: Any = None
+"""The parameters of inspect's signature of ``object`` (learned at import)."""
+
+
+def _made_by_object(obj: Any) -> bool:
+    """Whether the class ``obj`` is made by ``object``'s own constructor as
+    inspect sees it: no class of its MRO but ``object`` has an ``__init__``,
+    a ``__new__``, a text signature (a docstring in that form) or anything
+    inspect reads before them, and its metaclass reads attributes as
+    ``type`` does; inspect then gives ``object``'s signature."""
+    if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
+        return False
+    for base in obj.__mro__:
+        if base is _OBJECT:
+            continue
+        attributes = base.__dict__
+        if ("__init__" in attributes or "__new__" in attributes
+                or not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes) or base.__text_signature__):
+            return False
+    return obj.__init__ is _OBJECT.__init__ and obj.__new__ is _OBJECT.__new__
+
+
 def _call_of(obj: Any) -> Any:
     """The plain function inspect makes the callable object ``obj``'s
     signature of (its type's ``__call__``), where nothing else is read; else
@@ -618,6 +643,15 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
     elif isinstance(obj, type):
         func = _class_factory(obj)
         if func is None:
+            if (_KINDS[7] and (cls is _Signature or cls in SIGNATURE_CLASSES)
+                    and (follow_wrapped is True or follow_wrapped is False)
+                    and _made_by_object(obj)):
+                # inspect's sigcls.from_callable(object), the same for every
+                # such class.
+                sig = _new(cls)
+                sig._parameters = _OBJECT_PARAMETERS
+                sig._return_annotation = _empty
+                return sig
             return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif kind is _PARTIAL:
@@ -651,10 +685,11 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
-callable objects, partials, builtins (learned at import)."""
+callable objects, partials, builtins, classes made by ``object``'s own
+constructor (learned at import)."""
 if _SIGNATURE_FROMSTR is None or _SIGNATURE_FROM_BUILTIN is None or _STRIP_SYNTAX is None:
     _KINDS[6] = False
 _SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
@@ -702,6 +737,13 @@ class Error(Exception):
 class New:
     def __new__(cls, a, *, k=2):
         return object.__new__(cls)
+
+class Bare:
+    pass
+
+class Documented(Bare):
+    "Not a text signature."
+    __slots__ = ("x",)
 
 @functools.wraps(Init.method)
 def wrapper(*args, **kwargs):
@@ -761,6 +803,16 @@ def _learn_kinds() -> None:
     ]
     ways: Any = [True, False]
     _learn_builtins(ways)
+    global _OBJECT_PARAMETERS
+    try:
+        made = INSPECT_FROM_CALLABLE(_Signature, namespace["Bare"])
+        if type(made) is _Signature and made._return_annotation is _empty:
+            _OBJECT_PARAMETERS = made._parameters
+            probes += [(7, namespace["Bare"]), (7, namespace["Documented"])]
+        else:
+            _KINDS[7] = False
+    except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+        _KINDS[7] = False
     for index, probe in probes:
         try:
             for skip_bound in ways[:1] if index == 1 else ways:
