@@ -24,6 +24,7 @@ import posonly
 from posonly import _options
 from test_options import (
     INSPECT_FROM_CALLABLE,
+    INSPECT_GETCALLARGS,
     INSPECT_GETFULLARGSPEC,
     INSPECT_SIGNATURE,
     OPTION_NAMES,
@@ -175,6 +176,10 @@ def targets(draw):
     return namespace["C"]
 
 
+CALLS = [((), {}), ((1, 2), {}), ((1,), {"c": 3, "k": 4})]
+"""Calls given to ``getcallargs``: none, by position, by keyword."""
+
+
 def spec_outcome(call):
     got = outcome(call)
     if got[0] == "error":
@@ -191,8 +196,13 @@ def test_every_kind_is_inspects(impl, target, opts, follow_wrapped):
     expected_from_callable = outcome(lambda: INSPECT_FROM_CALLABLE.__func__(
         inspect.Signature, target, follow_wrapped=follow_wrapped, **opts))
     expected_spec = spec_outcome(lambda: INSPECT_GETFULLARGSPEC(target))
+    expected_callargs = [outcome(lambda: INSPECT_GETCALLARGS(target, *args, **kwargs))
+                         for args, kwargs in CALLS]
     with core(impl):
         with patched():
+            for (args, kwargs), expected_call in zip(CALLS, expected_callargs):
+                assert outcome(lambda: inspect.getcallargs(target, *args, **kwargs)) == (
+                    expected_call)
             assert_same(outcome(lambda: inspect.signature(
                 target, follow_wrapped=follow_wrapped, **opts)), expected)
             assert_same(outcome(lambda: inspect.Signature.from_callable(
@@ -334,6 +344,7 @@ def test_builtins_are_inspects(impl):
             outcome(lambda: INSPECT_FROM_CALLABLE.__func__(inspect.Signature, obj,
                                                            follow_wrapped=False)),
             spec_outcome(lambda: INSPECT_GETFULLARGSPEC(obj)),
+            outcome(lambda: INSPECT_GETCALLARGS(obj, 1)),
         )
     served = 0
     with core(impl):
@@ -341,12 +352,13 @@ def test_builtins_are_inspects(impl):
             for maxsize in (4096, 16):
                 posonly.patch_inspect(maxsize=maxsize)
                 for obj in BUILTINS:
-                    plain, unwrapped, spec = expected[id(obj)]
+                    plain, unwrapped, spec, callargs = expected[id(obj)]
                     for _ in range(2):  # parsed, then kept
                         assert_same(outcome(lambda: inspect.signature(obj)), plain)
                         assert_same(outcome(lambda: inspect.Signature.from_callable(
                             obj, follow_wrapped=False)), unwrapped)
                         assert_same(spec_outcome(lambda: inspect.getfullargspec(obj)), spec)
+                        assert outcome(lambda: inspect.getcallargs(obj, 1)) == callargs
                     mine = outcome(lambda: posonly.signature(obj, eval_str=True))
                     assert mine[0] == plain[0]
                     if mine[0] == "ok":

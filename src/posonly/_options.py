@@ -959,7 +959,10 @@ def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
     """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
     sig = None
     kind = type(func)
-    if kind is FUNCTION_TYPE or kind is _METHOD:
+    # Functions, methods, and what getfullargspec serves whose __name__ is
+    # read as inspect reads it: classes (of a type-like metaclass) and builtins.
+    if kind is FUNCTION_TYPE or kind is _METHOD or kind in _BUILTIN_KINDS or (
+            isinstance(func, type) and _plain_metaclass(type(func))):
         try:
             sig = _spec_signature(func, {})
         except Exception:  # noqa: BLE001 - inspect's own code raises it
