@@ -297,8 +297,10 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #   ``__call__`` of its own, with no ``__signature__``, ``__wrapped__`` or
 #   partialmethod, that has a Python ``__init__`` found first in its MRO and
 #   the builtin ``__new__`` of ``object`` (or of a builtin base, as
-#   exceptions have), or a Python ``__new__`` and the builtin ``__init__``:
-#   that function's signature without its first parameter;
+#   exceptions have), or a Python ``__new__`` and the builtin ``__init__``,
+#   or both Python (the one the running inspect takes, ``_NEW_BY_MRO``):
+#   that function's signature without its first parameter; with neither
+#   anywhere but in ``object``, ``object``'s signature;
 # - an instance of such a class with a Python ``__call__`` and nothing that
 #   reads or answers attributes its own way: ``__call__``'s, bound;
 # - a ``functools.partial`` (not a subclass) of any of these: inspect's own
@@ -431,15 +433,31 @@ def _class_factory(obj: Any) -> Any:
         return None
     init: Any = _NOTHING
     new: Any = _NOTHING
+    new_first = False
     for base in obj.__mro__:
         attributes = base.__dict__
         if not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes):
             return None
-        if init is _NOTHING:
-            init = attributes.get("__init__", _NOTHING)
         if new is _NOTHING:
             new = attributes.get("__new__", _NOTHING)
+            new_first = init is _NOTHING and new is not _NOTHING
+        if init is _NOTHING:
+            init = attributes.get("__init__", _NOTHING)
     own = obj.__dict__
+    if type(init) is FUNCTION_TYPE and type(new) is _STATICMETHOD:
+        # Both Python: which one inspect reads is learned (_NEW_BY_MRO).
+        if not _KINDS[8]:
+            return None
+        new = getattr(obj, "__new__", None)
+        # (PyPy's object.__new__ and __init__ are functions of builtin code.)
+        if (type(new) is not FUNCTION_TYPE or type(new.__code__) is not _CODE_TYPE
+                or type(init.__code__) is not _CODE_TYPE):
+            return None
+        if _NEW_BY_MRO[0]:
+            # 3.13 on: the first class of the MRO with either (__new__ first).
+            return new if new_first else init
+        # Before: the class's own __new__, its own __init__, an inherited __new__.
+        return init if "__init__" in own and "__new__" not in own else new
     if type(init) is FUNCTION_TYPE:
         # A builtin __new__ (object's, an exception's), none of the class's own.
         if "__new__" in own or type(new) is not _BUILTIN_FUNCTION or not _KINDS[2]:
@@ -685,11 +703,16 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
 callable objects, partials, builtins, classes made by ``object``'s own
-constructor (learned at import)."""
+constructor, classes with both a Python ``__new__`` and ``__init__``
+(learned at import)."""
+_NEW_BY_MRO = [True]
+"""Whether the running inspect takes, of a class's Python ``__new__`` and
+``__init__``, the one found first in its MRO (3.13 on), else the class's
+own ``__new__``, its own ``__init__``, then the inherited ``__new__``."""
 if _SIGNATURE_FROMSTR is None or _SIGNATURE_FROM_BUILTIN is None or _STRIP_SYNTAX is None:
     _KINDS[6] = False
 _SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
@@ -740,6 +763,20 @@ class New:
 
 class Bare:
     pass
+
+class Both(New):
+    def __init__(self, b, c=3):
+        pass
+
+class InitFirst(Init, New):
+    pass
+
+class NewFirst(New, Init):
+    pass
+
+class OwnInit(InitFirst):
+    def __init__(self, d):
+        pass
 
 class Documented(Bare):
     "Not a text signature."
@@ -801,6 +838,13 @@ def _learn_kinds() -> None:
         (5, functools.partial(Init.method, instance, 1)),
         (5, functools.partial(namespace["wrapper"], instance, y=5)),
     ]
+    # Which of a Python __new__ and __init__ the running inspect reads.
+    try:
+        _NEW_BY_MRO[0] = INSPECT_FROM_CALLABLE(_Signature, namespace["InitFirst"]) == (
+            INSPECT_FROM_CALLABLE(_Signature, instance.__init__))
+    except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+        _KINDS[8] = False
+    probes += [(8, namespace[name]) for name in ("Both", "InitFirst", "NewFirst", "OwnInit")]
     ways: Any = [True, False]
     _learn_builtins(ways)
     global _OBJECT_PARAMETERS
