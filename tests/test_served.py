@@ -59,6 +59,9 @@ class Made(type):
     def __call__(cls, z):
         return super().__call__()
 
+    def __getattr__(cls, name):  # attributes read its own way: inspect's code reads them
+        raise AttributeError(name)
+
 
 class Metaclassed(metaclass=Made):
     pass

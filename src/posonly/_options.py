@@ -300,7 +300,8 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #   exceptions have), or a Python ``__new__`` and the builtin ``__init__``,
 #   or both Python (the one the running inspect takes, ``_NEW_BY_MRO``):
 #   that function's signature without its first parameter; with neither
-#   anywhere but in ``object``, ``object``'s signature;
+#   anywhere but in ``object``, ``object``'s signature; of a metaclass with
+#   a Python ``__call__``, that ``__call__``'s, bound;
 # - an instance of such a class with a Python ``__call__`` and nothing that
 #   reads or answers attributes its own way: ``__call__``'s, bound;
 # - a ``functools.partial`` (not a subclass) of any of these: inspect's own
@@ -341,6 +342,7 @@ method descriptors (and ``__dict__``, unless the one ``type`` makes)."""
 _GETSET = types.GetSetDescriptorType
 _REFUSED_IN_METACLASSES = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__call__", "__mro__"}
 _REFUSED_IN_CLASSES_OF_CALLABLES = _LOOKED_UP | _READ_THEIR_OWN_WAY
+_REFUSED_IN_METACLASS_OF_CALL = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__mro__"}
 _PARTIAL: Any = functools.partial
 _DICT_ENTRIES = (_Nothing, _GETSET)
 """What a class's own ``__dict__`` entry may be: none, or the one ``type`` makes."""
@@ -479,6 +481,38 @@ SIGNATURE_CLASSES: List[Any] = []
 (posonly's, added by ``_inspect``)."""
 _OBJECT_PARAMETERS: Any = None
 """The parameters of inspect's signature of ``object`` (learned at import)."""
+
+
+def _metaclass_call(obj: Any) -> Any:
+    """The plain function that is the first ``__call__`` in the MRO of the
+    class ``obj``'s metaclass, where the metaclass otherwise reads
+    attributes as ``type`` does and no class of ``obj``'s MRO has anything
+    inspect reads before it; else None."""
+    meta = type(obj)
+    if type(meta) is not _TYPE or meta is _TYPE:
+        return None
+    call: Any = _NOTHING
+    for base in meta.__mro__:
+        if base is _TYPE or base is _OBJECT:
+            continue
+        attributes = base.__dict__
+        if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
+                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+            return None
+        for name in ("__new__", "__init__"):  # not data descriptors
+            value = attributes.get(name, None)
+            if value is not None and type(value) is not FUNCTION_TYPE and type(
+                    value) is not _STATICMETHOD:
+                return None
+        if call is _NOTHING:
+            call = attributes.get("__call__", _NOTHING)
+    if (type(call) is not FUNCTION_TYPE or type(call.__code__) is not _CODE_TYPE
+            or "__wrapped__" in call.__dict__):
+        return None
+    for base in obj.__mro__:
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(base.__dict__):
+            return None
+    return call
 
 
 def _made_by_object(obj: Any) -> bool:
@@ -670,7 +704,11 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
                 sig._parameters = _OBJECT_PARAMETERS
                 sig._return_annotation = _empty
                 return sig
-            return None
+            if not _KINDS[9]:
+                return None
+            func = _metaclass_call(obj)
+            if func is None:
+                return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif kind is _PARTIAL:
         # inspect's own step, on the signature served for the function.
@@ -703,12 +741,12 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
 callable objects, partials, builtins, classes made by ``object``'s own
-constructor, classes with both a Python ``__new__`` and ``__init__``
-(learned at import)."""
+constructor, classes with both a Python ``__new__`` and ``__init__``,
+classes whose metaclass has a Python ``__call__`` (learned at import)."""
 _NEW_BY_MRO = [True]
 """Whether the running inspect takes, of a class's Python ``__new__`` and
 ``__init__``, the one found first in its MRO (3.13 on), else the class's
@@ -778,6 +816,19 @@ class OwnInit(InitFirst):
     def __init__(self, d):
         pass
 
+class Meta(type):
+    def __call__(cls, m, /, *rest, k=1):
+        pass
+
+class Made(Init, metaclass=Meta):
+    pass
+
+class Remade(Meta):
+    pass
+
+class Unmade(New, metaclass=Remade):
+    pass
+
 class Documented(Bare):
     "Not a text signature."
     __slots__ = ("x",)
@@ -845,6 +896,7 @@ def _learn_kinds() -> None:
     except Exception:  # noqa: BLE001 - an inspect that answers otherwise
         _KINDS[8] = False
     probes += [(8, namespace[name]) for name in ("Both", "InitFirst", "NewFirst", "OwnInit")]
+    probes += [(9, namespace["Made"]), (9, namespace["Unmade"])]
     ways: Any = [True, False]
     _learn_builtins(ways)
     global _OBJECT_PARAMETERS
