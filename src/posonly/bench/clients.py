@@ -23,8 +23,9 @@ And inspect's options and older functions, one call each:
 - *getcallargs*: ``inspect.getcallargs(f, *args, **kwargs)``;
 - *kinds*: ``inspect.signature(obj)`` of callables other than plain
   functions (a bound method, a class, a dataclass, a callable object, a
-  ``functools.wraps`` chain, a builtin function and method, a class with
-  ``object``'s constructor), and ``getfullargspec`` of a class
+  ``functools.wraps`` chain, a builtin function and method, classes with
+  ``object``'s constructor, with a ``__new__`` and an ``__init__``, with a
+  metaclass's ``__call__``), and ``getfullargspec`` of a class
   (dependency-injection containers, per object built).
 
 The table is measured with the patch in place, and both cells of a row are
@@ -133,7 +134,8 @@ class OptionCase(Case):
 class KindCase(OptionCase):
     """A callable of another kind than a plain function, made of the case's
     parameters: ``kind`` is ``bound method``, ``class``, ``dataclass``,
-    ``callable object``, ``wraps chain``, or (of no parameters of the
+    ``callable object``, ``wraps chain``, ``class with __new__`` (and an
+    ``__init__``), ``metaclass __call__``, or (of no parameters of the
     case's) ``builtin``, ``builtin method`` or ``bare class``."""
 
     SOURCES = {
@@ -147,6 +149,11 @@ class KindCase(OptionCase):
         "builtin": "f = sorted\n",
         "builtin method": "f = 'x'.split\n",
         "bare class": "class C:\n    pass\nf = C\n",
+        "class with __new__": ("class C:\n    def __new__(cls, {params}):\n"
+                               "        return object.__new__(cls)\n"
+                               "    def __init__(self, *args, **kwargs):\n        pass\nf = C\n"),
+        "metaclass __call__": ("class M(type):\n    def __call__(cls, {params}):\n        pass\n"
+                               "class C(metaclass=M):\n    pass\nf = C\n"),
     }
 
     def __init__(self, name: str, kind: str, params: str, shown: str) -> None:
@@ -207,6 +214,8 @@ ROWS += [
         ("builtin", "", "sorted"),
         ("builtin method", "", "'x'.split"),
         ("bare class", "", "C: object's constructor"),
+        ("class with __new__", "a, b=2, *, c=3", "C: __new__ and __init__"),
+        ("metaclass __call__", "a, b=2, *, c=3", "C: its metaclass's __call__"),
     ]
 ]
 ROWS.append(("getfullargspec", KindCase("getfullargspec: a class", "class", "a, b=2, *, c=3",
