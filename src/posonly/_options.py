@@ -636,7 +636,7 @@ def _builtin_signature(cls: Any, obj: Any, skip_bound: Any) -> Any:
         return _SIGNATURE_FROM_BUILTIN(cls, obj, skip_bound)
     if cls.__init__ is not DIALECT.signature_init or cls.__new__ is not _OBJECT.__new__:
         return None
-    if cls._parameter_cls is not _Parameter:
+    if cls._parameter_cls is not _Parameter or cls.empty is not _empty:
         return None
     drop = False
     if "$" in text:
