@@ -125,6 +125,8 @@ SPECIAL = [
     "class C(typing.Generic[T]):\n    def __init__(self, v: T):\n        pass\n",
     "class C(Exception):\n    pass\n",
     "class C:\n    pass\n",
+    "class C(bytearray):\n    pass\n",
+    "class C(dict):\n    'C(a, /, b=1)\\n--\\n\\n'\n",
 ]
 
 

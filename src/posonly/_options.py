@@ -300,8 +300,9 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #   exceptions have), or a Python ``__new__`` and the builtin ``__init__``,
 #   or both Python (the one the running inspect takes, ``_NEW_BY_MRO``):
 #   that function's signature without its first parameter; with neither
-#   anywhere but in ``object``, ``object``'s signature; of a metaclass with
-#   a Python ``__call__``, that ``__call__``'s, bound;
+#   anywhere but in ``object``, ``object``'s signature, or the first text
+#   signature of its MRO (builtin types) as builtins' below; of a metaclass
+#   with a Python ``__call__``, that ``__call__``'s, bound;
 # - an instance of such a class with a Python ``__call__`` and nothing that
 #   reads or answers attributes its own way: ``__call__``'s, bound;
 # - a ``functools.partial`` (not a subclass) of any of these: inspect's own
@@ -515,6 +516,33 @@ def _metaclass_call(obj: Any) -> Any:
     return call
 
 
+_NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperType,
+                               types.ClassMethodDescriptorType, types.BuiltinFunctionType])
+"""inspect's ``_NonUserDefinedCallables``: a class's ``__new__`` or
+``__init__`` of these types is not read."""
+
+
+def _class_text(obj: Any) -> Any:
+    """The class of ``obj``'s MRO (``object`` aside) inspect reads the text
+    signature of, where neither its ``__new__`` nor its ``__init__`` is
+    the user's (builtin types, their subclasses, classes documented with a
+    text signature) and nothing inspect reads first is there; else None."""
+    if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
+        return None
+    if (type(getattr(obj, "__new__", None)) not in _NON_USER_DEFINED
+            or type(getattr(obj, "__init__", None)) not in _NON_USER_DEFINED):
+        return None
+    found = None
+    for base in obj.__mro__:
+        if base is _TYPE:
+            return None  # a metaclass
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(base.__dict__):
+            return None
+        if found is None and base is not _OBJECT and base.__text_signature__:
+            found = base
+    return found
+
+
 def _made_by_object(obj: Any) -> bool:
     """Whether the class ``obj`` is made by ``object``'s own constructor as
     inspect sees it: no class of its MRO but ``object`` has an ``__init__``,
@@ -634,6 +662,13 @@ def _builtin_signature(cls: Any, obj: Any, skip_bound: Any) -> Any:
     if not text:
         # inspect's own step: its ValueError, at once.
         return _SIGNATURE_FROM_BUILTIN(cls, obj, skip_bound)
+    return _text_signature(cls, obj, text, skip_bound)
+
+
+def _text_signature(cls: Any, obj: Any, text: str, skip_bound: Any) -> Any:
+    """inspect's ``_signature_fromstr(cls, obj, text, skip_bound)``, from
+    the parameters kept for ``text``; None where inspect's own code must
+    answer."""
     if cls.__init__ is not DIALECT.signature_init or cls.__new__ is not _OBJECT.__new__:
         return None
     if cls._parameter_cls is not _Parameter or cls.empty is not _empty:
@@ -704,6 +739,13 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
                 sig._parameters = _OBJECT_PARAMETERS
                 sig._return_annotation = _empty
                 return sig
+            if _KINDS[10]:
+                base = _class_text(obj)
+                if base is not None:
+                    # inspect's _signature_fromstr(sigcls, base, text).
+                    if follow_wrapped is not True and follow_wrapped is not False:
+                        return None
+                    return _text_signature(cls, base, base.__text_signature__, True)
             if not _KINDS[9]:
                 return None
             func = _metaclass_call(obj)
@@ -741,12 +783,13 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
 callable objects, partials, builtins, classes made by ``object``'s own
 constructor, classes with both a Python ``__new__`` and ``__init__``,
-classes whose metaclass has a Python ``__call__`` (learned at import)."""
+classes whose metaclass has a Python ``__call__``, classes read by their
+text signature (learned at import)."""
 _NEW_BY_MRO = [True]
 """Whether the running inspect takes, of a class's Python ``__new__`` and
 ``__init__``, the one found first in its MRO (3.13 on), else the class's
@@ -829,6 +872,12 @@ class Remade(Meta):
 class Unmade(New, metaclass=Remade):
     pass
 
+class Texted:
+    "Texted(a, b=1, /, *c, d)\\n--\\n\\nA class with a text signature."
+
+class Retexted(Texted):
+    pass
+
 class Documented(Bare):
     "Not a text signature."
     __slots__ = ("x",)
@@ -897,6 +946,14 @@ def _learn_kinds() -> None:
         _KINDS[8] = False
     probes += [(8, namespace[name]) for name in ("Both", "InitFirst", "NewFirst", "OwnInit")]
     probes += [(9, namespace["Made"]), (9, namespace["Unmade"])]
+    probes += [(10, namespace["Texted"]), (10, namespace["Retexted"])]
+    for builtin_type in (zip, map, bytearray, property, enumerate, int, dict, frozenset,
+                         complex):
+        if builtin_type.__text_signature__:
+            probes.append((10, builtin_type))
+            scope: Dict[str, Any] = {"base": builtin_type}
+            exec("class Sub(base):\n    pass\n", scope)  # noqa: S102 - a constant source
+            probes.append((10, scope["Sub"]))
     ways: Any = [True, False]
     _learn_builtins(ways)
     global _OBJECT_PARAMETERS
