@@ -143,7 +143,7 @@ def why_not(cls: Any, obj: Any) -> str:
         return "unusual-function"
     if isinstance(obj, type):
         return "class"
-    if kind in _BUILTIN_KINDS:
+    if kind in _BUILTIN_KINDS:  # (PyPy's method-wrappers are methods: not these)
         return "builtin"
     if kind is _METHOD or isinstance(obj, (types.MethodWrapperType, types.WrapperDescriptorType,
                                            types.MethodDescriptorType,
@@ -517,7 +517,8 @@ def _metaclass_call(obj: Any) -> Any:
 
 
 _NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperType,
-                               types.ClassMethodDescriptorType, types.BuiltinFunctionType])
+                               types.ClassMethodDescriptorType, types.BuiltinFunctionType]) - {
+                                   FUNCTION_TYPE, _METHOD, _STATICMETHOD}
 """inspect's ``_NonUserDefinedCallables``: a class's ``__new__`` or
 ``__init__`` of these types is not read."""
 
@@ -605,9 +606,10 @@ def _call_of(obj: Any) -> Any:
 
 _BUILTIN_KINDS = frozenset([types.BuiltinFunctionType, types.MethodWrapperType,
                             types.WrapperDescriptorType, types.MethodDescriptorType,
-                            types.ClassMethodDescriptorType])
+                            types.ClassMethodDescriptorType]) - {FUNCTION_TYPE, _METHOD}
 """The types of builtins inspect reads through ``_signature_from_builtin``
-(not those of objects of the user's that look like them)."""
+(not those of objects of the user's that look like them; on PyPy some of
+these names are functions' or methods' types, which are not these)."""
 _MODULE: Any = types.ModuleType
 _SIGNATURE_FROMSTR: Any = inspect.__dict__.get("_signature_fromstr")
 _SIGNATURE_FROM_BUILTIN: Any = inspect.__dict__.get("_signature_from_builtin")
