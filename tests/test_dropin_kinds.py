@@ -24,6 +24,7 @@ import posonly
 from posonly import _options
 from test_options import (
     INSPECT_FROM_CALLABLE,
+    INSPECT_GETCALLARGS,
     INSPECT_GETFULLARGSPEC,
     INSPECT_SIGNATURE,
     OPTION_NAMES,
@@ -124,6 +125,8 @@ SPECIAL = [
     "class C(typing.Generic[T]):\n    def __init__(self, v: T):\n        pass\n",
     "class C(Exception):\n    pass\n",
     "class C:\n    pass\n",
+    "class C(bytearray):\n    pass\n",
+    "class C(dict):\n    'C(a, /, b=1)\\n--\\n\\n'\n",
 ]
 
 
@@ -175,6 +178,10 @@ def targets(draw):
     return namespace["C"]
 
 
+CALLS = [((), {}), ((1, 2), {}), ((1,), {"c": 3, "k": 4})]
+"""Calls given to ``getcallargs``: none, by position, by keyword."""
+
+
 def spec_outcome(call):
     got = outcome(call)
     if got[0] == "error":
@@ -191,8 +198,13 @@ def test_every_kind_is_inspects(impl, target, opts, follow_wrapped):
     expected_from_callable = outcome(lambda: INSPECT_FROM_CALLABLE.__func__(
         inspect.Signature, target, follow_wrapped=follow_wrapped, **opts))
     expected_spec = spec_outcome(lambda: INSPECT_GETFULLARGSPEC(target))
+    expected_callargs = [outcome(lambda: INSPECT_GETCALLARGS(target, *args, **kwargs))
+                         for args, kwargs in CALLS]
     with core(impl):
         with patched():
+            for (args, kwargs), expected_call in zip(CALLS, expected_callargs):
+                assert outcome(lambda: inspect.getcallargs(target, *args, **kwargs)) == (
+                    expected_call)
             assert_same(outcome(lambda: inspect.signature(
                 target, follow_wrapped=follow_wrapped, **opts)), expected)
             assert_same(outcome(lambda: inspect.Signature.from_callable(
@@ -258,12 +270,14 @@ def test_nothing_asked_about_is_kept_alive(impl):
             cls = namespace["C"]
             instance = cls(1)
             wrapped = namespace["deco"](namespace["deco"](namespace["target"]))
-            for obj in (cls, instance.m, instance, wrapped):
+            bare = build("class C:\n    pass\n")["C"]
+            for obj in (cls, instance.m, instance, wrapped, bare):
                 inspect.signature(obj)
                 posonly.signature(obj)
                 inspect.getfullargspec(obj)
-            refs += [weakref.ref(cls), weakref.ref(instance), weakref.ref(wrapped)]
-            del namespace, cls, instance, wrapped, obj
+            refs += [weakref.ref(cls), weakref.ref(instance), weakref.ref(wrapped),
+                     weakref.ref(bare)]
+            del namespace, cls, instance, wrapped, obj, bare
         gc.collect()
         assert [ref() for ref in refs] == [None] * len(refs)
 
@@ -273,3 +287,93 @@ def test_the_running_inspect_was_learned():
     as the drop-in does; on the interpreters tested, all of them."""
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)
+    # A class made by object's constructor is answered alike everywhere.
+    assert _options._KINDS[7]
+
+
+# -- builtins ------------------------------------------------------------------
+
+EXTENSION_MODULES = ["builtins", "math", "_operator", "itertools", "_io", "_json", "zlib",
+                     "_collections", "_functools", "_struct", "binascii", "_heapq", "time"]
+BUILTIN_TYPES = [str, bytes, bytearray, list, dict, set, frozenset, int, float, complex,
+                 tuple, object, type, range, memoryview]
+INSTANCES = ["", b"", bytearray(), [], {}, set(), frozenset(), 1, 1.5, 1j, (), object(),
+             range(3), sys]
+
+
+def real_builtins():
+    """Builtins of every kind, as programs meet them: the functions of the
+    builtins module and of extension modules, the methods and slot wrappers
+    of builtin types, unbound, bound to instances (method-wrappers too) and
+    class methods bound to their type.  Those a module or type lacks on the
+    running interpreter are not there."""
+    import importlib
+
+    found = []
+    for name in EXTENSION_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        found += [value for value in vars(module).values() if callable(value)]
+    for kind in BUILTIN_TYPES:
+        found += list(vars(kind).values())
+        found += [getattr(kind, name, None) for name in vars(kind)]
+    for instance in INSTANCES:
+        found += [getattr(instance, name, None) for name in dir(instance)]
+    seen = set()
+    unique = []
+    for value in found:
+        if (type(value).__module__ == "builtins" and not isinstance(value, type)
+                and callable(value) and id(value) not in seen):
+            seen.add(id(value))
+            unique.append(value)
+    return unique
+
+
+BUILTINS = real_builtins()
+EVAL_STR = {"eval_str": True} if "eval_str" in OPTION_NAMES else {}
+
+
+def test_builtins_are_inspects(impl):
+    """Every real builtin gets the running inspect's signature, or its error,
+    with and without the bound argument, from the text signatures kept when
+    asked again and after they were dropped (a small ``maxsize``), and
+    nothing but strings is kept."""
+    expected = {}
+    for obj in BUILTINS:
+        expected[id(obj)] = (
+            outcome(lambda: INSPECT_SIGNATURE(obj)),
+            outcome(lambda: INSPECT_FROM_CALLABLE.__func__(inspect.Signature, obj,
+                                                           follow_wrapped=False)),
+            spec_outcome(lambda: INSPECT_GETFULLARGSPEC(obj)),
+            outcome(lambda: INSPECT_GETCALLARGS(obj, 1)),
+        )
+    served = 0
+    with core(impl):
+        try:
+            for maxsize in (4096, 16):
+                posonly.patch_inspect(maxsize=maxsize)
+                for obj in BUILTINS:
+                    plain, unwrapped, spec, callargs = expected[id(obj)]
+                    for _ in range(2):  # parsed, then kept
+                        assert_same(outcome(lambda: inspect.signature(obj)), plain)
+                        assert_same(outcome(lambda: inspect.Signature.from_callable(
+                            obj, follow_wrapped=False)), unwrapped)
+                        assert_same(spec_outcome(lambda: inspect.getfullargspec(obj)), spec)
+                        assert outcome(lambda: inspect.getcallargs(obj, 1)) == callargs
+                    # inspect ignores the options for builtins (3.10 on has them).
+                    mine = outcome(lambda: posonly.signature(obj, **EVAL_STR))
+                    assert mine[0] == plain[0]
+                    if mine[0] == "ok":
+                        assert type(mine[1]) is posonly.Signature and mine[1] == plain[1]
+                    info = _options.builtin_cache_info()
+                    assert info["texts"] <= maxsize == info["maxsize"]
+                served = sum(type(key[0]) is str and type(key[1]) is bool
+                             for key in _options._texts)
+                posonly.unpatch_inspect()
+        finally:
+            posonly.unpatch_inspect()
+            posonly.patch_inspect()
+            posonly.unpatch_inspect()
+    assert served or not _options._KINDS[6]

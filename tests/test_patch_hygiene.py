@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 
 import posonly
-from posonly import _inspect
+from posonly import _inspect, _options
 from test_inspect_dropin import (
     INSPECT_BIND,
     INSPECT_BIND_PARTIAL,
@@ -394,3 +394,46 @@ def test_a_failed_bind_raises_as_inspect_does(impl, source, call):
                     assert got[1].arguments == want[1].arguments
                 else:
                     assert got == want, (make, name, handling)
+
+
+class Items(list):
+    """A builtin type's subclass: its instances' builtin methods are bound
+    to an object of the user's, which can die."""
+
+
+def test_a_builtin_asked_about_keeps_nothing_alive(impl):
+    """The signatures of builtins bound to objects of the user's are made
+    from the text signatures kept, which hold no object: the objects die
+    with their last reference, and their reference counts stay flat; the
+    kept texts are at most ``maxsize``."""
+    with binder_class(impl), patched():
+        refs = []
+        for _ in range(3):
+            items = Items()
+            for method in (items.append, items.__len__, items.index, items.__init__):
+                for _ in range(2):
+                    outcome(lambda: inspect.signature(method))
+                    outcome(lambda: posonly.signature(method))
+                    outcome(lambda: inspect.getfullargspec(method))
+            refs.append(weakref.ref(items))
+            del items, method
+        gc.collect()
+        assert [ref() for ref in refs] == [None] * len(refs)
+        items = Items()
+        if hasattr(sys, "getrefcount"):
+            before = sys.getrefcount(items)
+            for _ in range(100):
+                inspect.signature(items.append)
+                inspect.getfullargspec(items.pop)
+            assert sys.getrefcount(items) == before
+        posonly.patch_inspect(maxsize=2)
+        for method in (len, items.append, str.split, divmod, dict.fromkeys, items.pop):
+            outcome(lambda: inspect.signature(method))
+        assert _options.builtin_cache_info() == {"texts": min(2, len(_options._texts)),
+                                                 "maxsize": 2}
+        assert all(type(text) is str for text, _ in _options._texts)
+        posonly.patch_inspect(maxsize=0)
+        assert _options.builtin_cache_info() == {"texts": 0, "maxsize": 0}
+        assert outcome(lambda: inspect.signature(len)) == outcome(
+            lambda: _inspect._INSPECT_FROM_CALLABLE(inspect.Signature, len))
+        posonly.patch_inspect()

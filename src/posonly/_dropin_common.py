@@ -160,7 +160,9 @@ ENTRIES = (
 FALLBACK_REASONS = {
     "class": "a class: inspect's own code reads its __init__, __new__ or metaclass",
     "method": "a bound method, or a method descriptor: inspect's own code unbinds it",
-    "builtin": "a builtin or extension function: inspect's own code parses its text signature",
+    "builtin": "a builtin or extension function, or a method of a builtin type, whose text "
+               "signature inspect's own code parses (none, one whose defaults name module "
+               "constants, one inspect refuses)",
     "partial": "a functools.partial or partialmethod: inspect's own code binds its arguments",
     "callable-object": "another callable object: inspect's own code finds its __call__",
     "wrapped": "a function with __wrapped__ (a decorator's functools.wraps): inspect's "

@@ -50,6 +50,7 @@ _SIGNATURE_INIT = DIALECT.signature_init
 _KEYWORDS = DIALECT.keywords
 _PARAMETERS_DICT = DIALECT.parameters_dict
 _new = object.__new__
+_CODE_TYPE: Any = type((lambda: None).__code__)
 _OBJECT_NEW: Any = object.__new__
 _layouts: Dict[int, List[Any]] = _dropin_cache.layouts
 """The cache's layouts (the same dict, never rebound), assigned rather than
@@ -106,6 +107,8 @@ def function_signature(cls: type, func: Any, follow_wrapped: Any = True) -> Any:
     else:
         # Read here (a code met once costs little more than this), and kept
         # as a layout for one code in LAYOUT_SAMPLE.
+        if type(code) is not _CODE_TYPE:
+            return None  # PyPy's functions of builtin code: inspect reads them
         pos_count = code.co_argcount
         kwonly_count = code.co_kwonlyargcount
         flags = code.co_flags

@@ -240,6 +240,8 @@ class Signature(inspect.Signature):
     __slots__ = ()
 
 
+_options.SIGNATURE_CLASSES.append(Signature)
+
 def _use_core(core: Any) -> None:
     """Serve with ``core`` from now on: the entry points a later
     ``patch_inspect()`` installs, and :class:`Signature`'s methods."""
@@ -332,8 +334,9 @@ def patch_inspect(maxsize: int = 4096) -> None:
     before the patch keeps inspect's, which calls the patched
     ``from_callable``).
     Patching again changes nothing.  ``maxsize`` bounds how many signatures
-    either core keeps plans for, and how many code objects the pure core
-    keeps the parameters' names of (0: none).
+    either core keeps plans for, how many code objects the pure core
+    keeps the parameters' names of, and how many builtins' text signatures
+    are kept parsed (0: none).
     """
     if not isinstance(maxsize, int) or isinstance(maxsize, bool):
         raise TypeError(f"maxsize must be an int, not {type(maxsize).__name__}")
@@ -342,6 +345,7 @@ def patch_inspect(maxsize: int = 4096) -> None:
     set_maxsize = getattr(_core, "set_maxsize", None)
     if set_maxsize is not None:
         set_maxsize(maxsize)
+    _options.set_builtin_maxsize(maxsize)
     with _patch_lock:
         if _installed:
             return

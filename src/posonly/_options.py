@@ -25,7 +25,8 @@ annotations need no evaluation when:
 
 Bound methods, ``functools.wraps`` chains, classes, callable objects and
 partials whose signature inspect takes from a plain function are served
-from that function's (``kind_signature``).  Anything else (an unknown option, an
+from that function's, and builtins from their text signatures parsed once
+(``kind_signature``).  Anything else (an unknown option, an
 option value that is not a plain ``bool`` or ``Format``, an object none of
 these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
@@ -41,7 +42,7 @@ import functools
 import inspect
 import threading
 import types
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _dropin, _impl
 from ._dropin_common import (
@@ -142,6 +143,8 @@ def why_not(cls: Any, obj: Any) -> str:
         return "unusual-function"
     if isinstance(obj, type):
         return "class"
+    if kind in _BUILTIN_KINDS:  # (PyPy's method-wrappers are methods: not these)
+        return "builtin"
     if kind is _METHOD or isinstance(obj, (types.MethodWrapperType, types.WrapperDescriptorType,
                                            types.MethodDescriptorType,
                                            types.ClassMethodDescriptorType)):
@@ -294,8 +297,12 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #   ``__call__`` of its own, with no ``__signature__``, ``__wrapped__`` or
 #   partialmethod, that has a Python ``__init__`` found first in its MRO and
 #   the builtin ``__new__`` of ``object`` (or of a builtin base, as
-#   exceptions have), or a Python ``__new__`` and the builtin ``__init__``:
-#   that function's signature without its first parameter;
+#   exceptions have), or a Python ``__new__`` and the builtin ``__init__``,
+#   or both Python (the one the running inspect takes, ``_NEW_BY_MRO``):
+#   that function's signature without its first parameter; with neither
+#   anywhere but in ``object``, ``object``'s signature, or the first text
+#   signature of its MRO (builtin types) as builtins' below; of a metaclass
+#   with a Python ``__call__``, that ``__call__``'s, bound;
 # - an instance of such a class with a Python ``__call__`` and nothing that
 #   reads or answers attributes its own way: ``__call__``'s, bound;
 # - a ``functools.partial`` (not a subclass) of any of these: inspect's own
@@ -303,7 +310,8 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 #
 # Which of these the running inspect answers so is learned at import
 # (``_learn_kinds``), from probes of each; a kind it answers otherwise is
-# left to inspect's own code.  Nothing is cached here: every answer is made
+# left to inspect's own code.  Nothing is cached for these (builtins are
+# below): every answer is made
 # from what the objects hold when asked (the plain functions' signatures
 # are the core's, cached as the core caches them).
 
@@ -335,6 +343,7 @@ method descriptors (and ``__dict__``, unless the one ``type`` makes)."""
 _GETSET = types.GetSetDescriptorType
 _REFUSED_IN_METACLASSES = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__call__", "__mro__"}
 _REFUSED_IN_CLASSES_OF_CALLABLES = _LOOKED_UP | _READ_THEIR_OWN_WAY
+_REFUSED_IN_METACLASS_OF_CALL = _LOOKED_UP | _READ_THEIR_OWN_WAY | {"__mro__"}
 _PARTIAL: Any = functools.partial
 _DICT_ENTRIES = (_Nothing, _GETSET)
 """What a class's own ``__dict__`` entry may be: none, or the one ``type`` makes."""
@@ -427,15 +436,31 @@ def _class_factory(obj: Any) -> Any:
         return None
     init: Any = _NOTHING
     new: Any = _NOTHING
+    new_first = False
     for base in obj.__mro__:
         attributes = base.__dict__
         if not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes):
             return None
-        if init is _NOTHING:
-            init = attributes.get("__init__", _NOTHING)
         if new is _NOTHING:
             new = attributes.get("__new__", _NOTHING)
+            new_first = init is _NOTHING and new is not _NOTHING
+        if init is _NOTHING:
+            init = attributes.get("__init__", _NOTHING)
     own = obj.__dict__
+    if type(init) is FUNCTION_TYPE and type(new) is _STATICMETHOD:
+        # Both Python: which one inspect reads is learned (_NEW_BY_MRO).
+        if not _KINDS[8]:
+            return None
+        new = getattr(obj, "__new__", None)
+        # (PyPy's object.__new__ and __init__ are functions of builtin code.)
+        if (type(new) is not FUNCTION_TYPE or type(new.__code__) is not _CODE_TYPE
+                or type(init.__code__) is not _CODE_TYPE):
+            return None
+        if _NEW_BY_MRO[0]:
+            # 3.13 on: the first class of the MRO with either (__new__ first).
+            return new if new_first else init
+        # Before: the class's own __new__, its own __init__, an inherited __new__.
+        return init if "__init__" in own and "__new__" not in own else new
     if type(init) is FUNCTION_TYPE:
         # A builtin __new__ (object's, an exception's), none of the class's own.
         if "__new__" in own or type(new) is not _BUILTIN_FUNCTION or not _KINDS[2]:
@@ -450,6 +475,91 @@ def _class_factory(obj: Any) -> Any:
         if type(new) is FUNCTION_TYPE:
             return new
     return None
+
+
+SIGNATURE_CLASSES: List[Any] = []
+"""The Signature classes whose ``from_callable`` answers as inspect's own
+(posonly's, added by ``_inspect``)."""
+_OBJECT_PARAMETERS: Any = None
+"""The parameters of inspect's signature of ``object`` (learned at import)."""
+
+
+def _metaclass_call(obj: Any) -> Any:
+    """The plain function that is the first ``__call__`` in the MRO of the
+    class ``obj``'s metaclass, where the metaclass otherwise reads
+    attributes as ``type`` does and no class of ``obj``'s MRO has anything
+    inspect reads before it; else None."""
+    meta = type(obj)
+    if type(meta) is not _TYPE or meta is _TYPE:
+        return None
+    call: Any = _NOTHING
+    for base in meta.__mro__:
+        if base is _TYPE or base is _OBJECT:
+            continue
+        attributes = base.__dict__
+        if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
+                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+            return None
+        for name in ("__new__", "__init__"):  # not data descriptors
+            value = attributes.get(name, None)
+            if value is not None and type(value) is not FUNCTION_TYPE and type(
+                    value) is not _STATICMETHOD:
+                return None
+        if call is _NOTHING:
+            call = attributes.get("__call__", _NOTHING)
+    if (type(call) is not FUNCTION_TYPE or type(call.__code__) is not _CODE_TYPE
+            or "__wrapped__" in call.__dict__):
+        return None
+    for base in obj.__mro__:
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(base.__dict__):
+            return None
+    return call
+
+
+_NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperType,
+                               types.ClassMethodDescriptorType, types.BuiltinFunctionType]) - {
+                                   FUNCTION_TYPE, _METHOD, _STATICMETHOD}
+"""inspect's ``_NonUserDefinedCallables``: a class's ``__new__`` or
+``__init__`` of these types is not read."""
+
+
+def _class_text(obj: Any) -> Any:
+    """The class of ``obj``'s MRO (``object`` aside) inspect reads the text
+    signature of, where neither its ``__new__`` nor its ``__init__`` is
+    the user's (builtin types, their subclasses, classes documented with a
+    text signature) and nothing inspect reads first is there; else None."""
+    if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
+        return None
+    if (type(getattr(obj, "__new__", None)) not in _NON_USER_DEFINED
+            or type(getattr(obj, "__init__", None)) not in _NON_USER_DEFINED):
+        return None
+    found = None
+    for base in obj.__mro__:
+        if base is _TYPE:
+            return None  # a metaclass
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(base.__dict__):
+            return None
+        if found is None and base is not _OBJECT and base.__text_signature__:
+            found = base
+    return found
+
+
+def _made_by_object(obj: Any) -> bool:
+    """Whether the class ``obj`` is made by ``object``'s own constructor as
+    inspect sees it: no class of its MRO but ``object`` has an ``__init__``,
+    a ``__new__``, a text signature (a docstring in that form) or anything
+    inspect reads before them, and its metaclass reads attributes as
+    ``type`` does; inspect then gives ``object``'s signature."""
+    if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
+        return False
+    for base in obj.__mro__:
+        if base is _OBJECT:
+            continue
+        attributes = base.__dict__
+        if ("__init__" in attributes or "__new__" in attributes
+                or not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes) or base.__text_signature__):
+            return False
+    return obj.__init__ is _OBJECT.__init__ and obj.__new__ is _OBJECT.__new__
 
 
 def _call_of(obj: Any) -> Any:
@@ -477,6 +587,131 @@ def _call_of(obj: Any) -> Any:
     return call
 
 
+# -- builtins ------------------------------------------------------------------
+#
+# inspect's signature of a builtin (a builtin function or method, a method or
+# slot wrapper of a builtin type, bound or not) is made from its
+# ``__text_signature__`` by ``_signature_fromstr``, which parses it with
+# ``ast`` on every call.  What that makes depends only on the text, on
+# whether the first (``$``) parameter is dropped (a bound ``__self__``, and a
+# module or ``skip_bound_arg``), and on the values of the names the defaults
+# mention, looked up in a module.  So the parameters it made are kept per text
+# and dropping, for text signatures whose defaults name nothing: made once by
+# inspect's own ``_signature_fromstr`` and shared (parameters cannot change)
+# by every signature made of them after.  Those whose defaults name module
+# constants (a few, such as ``sys.maxsize``), that inspect refuses, or that
+# a Signature class of its own would make, are left to inspect's own code.
+# At most ``maxsize`` texts are kept (the oldest dropped first), and only
+# strings: nothing the builtin belongs to is kept alive.
+
+_BUILTIN_KINDS = frozenset([types.BuiltinFunctionType, types.MethodWrapperType,
+                            types.WrapperDescriptorType, types.MethodDescriptorType,
+                            types.ClassMethodDescriptorType]) - {FUNCTION_TYPE, _METHOD}
+"""The types of builtins inspect reads through ``_signature_from_builtin``
+(not those of objects of the user's that look like them; on PyPy some of
+these names are functions' or methods' types, which are not these)."""
+_MODULE: Any = types.ModuleType
+_SIGNATURE_FROMSTR: Any = inspect.__dict__.get("_signature_fromstr")
+_SIGNATURE_FROM_BUILTIN: Any = inspect.__dict__.get("_signature_from_builtin")
+_STRIP_SYNTAX: Any = inspect.__dict__.get("_signature_strip_non_python_syntax")
+_REFUSED_TEXT: Any = _Nothing()
+"""A kept text whose signature inspect's own code makes at every call."""
+_texts: Dict[Any, Any] = {}
+"""(text signature, first parameter dropped) -> the parameters' mappingproxy
+inspect made of it, or ``_REFUSED_TEXT``."""
+_texts_maxsize = 4096
+_texts_lock = threading.Lock()
+
+
+def set_builtin_maxsize(maxsize: int) -> None:
+    """Keep the parameters of at most ``maxsize`` builtins' text signatures
+    (0: none; builtins then go to inspect's own code)."""
+    global _texts_maxsize
+    with _texts_lock:
+        _texts_maxsize = maxsize
+        while len(_texts) > maxsize:
+            del _texts[next(iter(_texts))]
+
+
+def builtin_cache_info() -> Dict[str, int]:
+    """How many builtins' text signatures are kept, and at most how many."""
+    return {"texts": len(_texts), "maxsize": _texts_maxsize}
+
+
+def _names_a_value(text: str) -> bool:
+    """Whether the defaults of the text signature ``text`` name anything (or
+    it does not parse: inspect's own code raises its error)."""
+    import ast  # noqa: PLC0415 - once per text, as inspect imports it
+    try:
+        function: Any = ast.parse("def f" + _STRIP_SYNTAX(text)[0] + ": pass").body[0]
+    except SyntaxError:
+        return True
+    arguments = function.args
+    for default in arguments.defaults + arguments.kw_defaults:
+        if default is not None:
+            for node in ast.walk(default):
+                if isinstance(node, ast.Name):
+                    return True
+    return False
+
+
+def _builtin_signature(cls: Any, obj: Any, skip_bound: Any) -> Any:
+    """inspect's ``_signature_from_builtin(cls, obj, skip_bound)`` for a
+    builtin, from the parameters kept for its text signature; None where
+    inspect's own code must answer.  Raises inspect's error for a builtin
+    with no text signature."""
+    text = obj.__text_signature__
+    if not text:
+        # inspect's own step: its ValueError, at once.
+        return _SIGNATURE_FROM_BUILTIN(cls, obj, skip_bound)
+    return _text_signature(cls, obj, text, skip_bound)
+
+
+def _text_signature(cls: Any, obj: Any, text: str, skip_bound: Any) -> Any:
+    """inspect's ``_signature_fromstr(cls, obj, text, skip_bound)``, from
+    the parameters kept for ``text``; None where inspect's own code must
+    answer."""
+    if cls.__init__ is not DIALECT.signature_init or cls.__new__ is not _OBJECT.__new__:
+        return None
+    if cls._parameter_cls is not _Parameter or cls.empty is not _empty:
+        return None
+    drop = False
+    if "$" in text:
+        # As inspect reads them, in its order.
+        bound_to = getattr(obj, "__self__", None)
+        if isinstance(bound_to, _MODULE):
+            drop = bound_to is not None
+        else:
+            drop = bound_to is not None and bool(skip_bound)
+    key = (text, drop)
+    proxy = _texts.get(key)
+    if proxy is None:
+        if not _texts_maxsize:
+            return None
+        if _names_a_value(text):
+            proxy = _REFUSED_TEXT
+        else:
+            try:
+                made = _SIGNATURE_FROMSTR(cls, obj, text, skip_bound)
+            except Exception:  # noqa: BLE001 - inspect's own code raises it again
+                made = None
+            if type(made) is not cls or made._return_annotation is not _empty:
+                proxy = _REFUSED_TEXT
+            else:
+                proxy = made._parameters
+        with _texts_lock:
+            while len(_texts) >= _texts_maxsize > 0:
+                del _texts[next(iter(_texts))]
+            if _texts_maxsize:
+                _texts[key] = proxy
+    if proxy is _REFUSED_TEXT:
+        return None
+    sig = _new(cls)
+    sig._parameters = proxy
+    sig._return_annotation = _empty
+    return sig
+
+
 def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, Any],
                    skip_bound: bool = True) -> Any:
     """``cls.from_callable(obj, follow_wrapped=follow_wrapped, **options)``
@@ -497,7 +732,27 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
     elif isinstance(obj, type):
         func = _class_factory(obj)
         if func is None:
-            return None
+            if (_KINDS[7] and (cls is _Signature or cls in SIGNATURE_CLASSES)
+                    and (follow_wrapped is True or follow_wrapped is False)
+                    and _made_by_object(obj)):
+                # inspect's sigcls.from_callable(object), the same for every
+                # such class.
+                sig = _new(cls)
+                sig._parameters = _OBJECT_PARAMETERS
+                sig._return_annotation = _empty
+                return sig
+            if _KINDS[10]:
+                base = _class_text(obj)
+                if base is not None:
+                    # inspect's _signature_fromstr(sigcls, base, text).
+                    if follow_wrapped is not True and follow_wrapped is not False:
+                        return None
+                    return _text_signature(cls, base, base.__text_signature__, True)
+            if not _KINDS[9]:
+                return None
+            func = _metaclass_call(obj)
+            if func is None:
+                return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif kind is _PARTIAL:
         # inspect's own step, on the signature served for the function.
@@ -512,6 +767,11 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
         if sig is None:
             return None
         return _partial_step(sig, obj)
+    elif kind in _BUILTIN_KINDS:
+        # Read by inspect whatever the options say, and never unwrapped.
+        if not _KINDS[6] or (follow_wrapped is not True and follow_wrapped is not False):
+            return None
+        return _builtin_signature(cls, obj, skip_bound)
     else:
         if not _KINDS[4]:
             return None
@@ -525,10 +785,19 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
-callable objects, partials (learned at import)."""
+callable objects, partials, builtins, classes made by ``object``'s own
+constructor, classes with both a Python ``__new__`` and ``__init__``,
+classes whose metaclass has a Python ``__call__``, classes read by their
+text signature (learned at import)."""
+_NEW_BY_MRO = [True]
+"""Whether the running inspect takes, of a class's Python ``__new__`` and
+``__init__``, the one found first in its MRO (3.13 on), else the class's
+own ``__new__``, its own ``__init__``, then the inherited ``__new__``."""
+if _SIGNATURE_FROMSTR is None or _SIGNATURE_FROM_BUILTIN is None or _STRIP_SYNTAX is None:
+    _KINDS[6] = False
 _SIGNATURE_GET_PARTIAL: Any = inspect.__dict__.get("_signature_get_partial")
 if _SIGNATURE_GET_PARTIAL is None:
     _KINDS[5] = False
@@ -575,10 +844,82 @@ class New:
     def __new__(cls, a, *, k=2):
         return object.__new__(cls)
 
+class Bare:
+    pass
+
+class Both(New):
+    def __init__(self, b, c=3):
+        pass
+
+class InitFirst(Init, New):
+    pass
+
+class NewFirst(New, Init):
+    pass
+
+class OwnInit(InitFirst):
+    def __init__(self, d):
+        pass
+
+class Meta(type):
+    def __call__(cls, m, /, *rest, k=1):
+        pass
+
+class Made(Init, metaclass=Meta):
+    pass
+
+class Remade(Meta):
+    pass
+
+class Unmade(New, metaclass=Remade):
+    pass
+
+class Texted:
+    "Texted(a, b=1, /, *c, d)\\n--\\n\\nA class with a text signature."
+
+class Retexted(Texted):
+    pass
+
+class Documented(Bare):
+    "Not a text signature."
+    __slots__ = ("x",)
+
 @functools.wraps(Init.method)
 def wrapper(*args, **kwargs):
     pass
 """
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    """What ``call()`` returns, or the type and message of what it raises."""
+    try:
+        return call()
+    except Exception as error:  # noqa: BLE001 - compared, not handled
+        return (type(error), str(error))
+
+
+def _learn_builtins(ways: Any) -> None:
+    """Serve builtins only where the running inspect answers a probe of each
+    type of builtin (bound and not, with and without a ``$`` parameter, with
+    no text signature) as ``kind_signature`` does, its errors included."""
+    if not _KINDS[6]:
+        return
+    for builtin in (len, str.split, "".split, dict.fromkeys, int.__add__, object.__init__,
+                    (1).__add__, dict.__dict__["fromkeys"], divmod, object.__init_subclass__,
+                    next, getattr, iter, min, max):
+        for skip_bound in ways:
+            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+                builtin, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
+                sigcls=_Signature))
+            got = _outcome(lambda: kind_signature(_Signature, builtin, skip_bound, {},
+                                                  skip_bound))
+            if got is None:
+                continue  # left to inspect's own code: exact
+            if type(got) is not type(expected) or got != expected or (
+                    type(got) is _Signature and list(got.parameters) != list(
+                        expected.parameters)):
+                _KINDS[6] = False
+                return
 
 
 def _learn_kinds() -> None:
@@ -599,7 +940,34 @@ def _learn_kinds() -> None:
         (5, functools.partial(Init.method, instance, 1)),
         (5, functools.partial(namespace["wrapper"], instance, y=5)),
     ]
+    # Which of a Python __new__ and __init__ the running inspect reads.
+    try:
+        _NEW_BY_MRO[0] = INSPECT_FROM_CALLABLE(_Signature, namespace["InitFirst"]) == (
+            INSPECT_FROM_CALLABLE(_Signature, instance.__init__))
+    except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+        _KINDS[8] = False
+    probes += [(8, namespace[name]) for name in ("Both", "InitFirst", "NewFirst", "OwnInit")]
+    probes += [(9, namespace["Made"]), (9, namespace["Unmade"])]
+    probes += [(10, namespace["Texted"]), (10, namespace["Retexted"])]
+    for builtin_type in (zip, map, bytearray, property, enumerate, int, dict, frozenset,
+                         complex):
+        if builtin_type.__text_signature__:
+            probes.append((10, builtin_type))
+            scope: Dict[str, Any] = {"base": builtin_type}
+            exec("class Sub(base):\n    pass\n", scope)  # noqa: S102 - a constant source
+            probes.append((10, scope["Sub"]))
     ways: Any = [True, False]
+    _learn_builtins(ways)
+    global _OBJECT_PARAMETERS
+    try:
+        made = INSPECT_FROM_CALLABLE(_Signature, namespace["Bare"])
+        if type(made) is _Signature and made._return_annotation is _empty:
+            _OBJECT_PARAMETERS = made._parameters
+            probes += [(7, namespace["Bare"]), (7, namespace["Documented"])]
+        else:
+            _KINDS[7] = False
+    except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+        _KINDS[7] = False
     for index, probe in probes:
         try:
             for skip_bound in ways[:1] if index == 1 else ways:
@@ -746,7 +1114,10 @@ def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
     """``inspect.getcallargs(func, *positional, **named)``, the same answer."""
     sig = None
     kind = type(func)
-    if kind is FUNCTION_TYPE or kind is _METHOD:
+    # Functions, methods, and what getfullargspec serves whose __name__ is
+    # read as inspect reads it: classes (of a type-like metaclass) and builtins.
+    if kind is FUNCTION_TYPE or kind is _METHOD or kind in _BUILTIN_KINDS or (
+            isinstance(func, type) and _plain_metaclass(type(func))):
         try:
             sig = _spec_signature(func, {})
         except Exception:  # noqa: BLE001 - inspect's own code raises it

@@ -23,7 +23,9 @@ And inspect's options and older functions, one call each:
 - *getcallargs*: ``inspect.getcallargs(f, *args, **kwargs)``;
 - *kinds*: ``inspect.signature(obj)`` of callables other than plain
   functions (a bound method, a class, a dataclass, a callable object, a
-  ``functools.wraps`` chain), and ``getfullargspec`` of a class
+  ``functools.wraps`` chain, a builtin function and method, classes with
+  ``object``'s constructor, with a ``__new__`` and an ``__init__``, with a
+  metaclass's ``__call__``), and ``getfullargspec`` of a class
   (dependency-injection containers, per object built).
 
 The table is measured with the patch in place, and both cells of a row are
@@ -132,7 +134,9 @@ class OptionCase(Case):
 class KindCase(OptionCase):
     """A callable of another kind than a plain function, made of the case's
     parameters: ``kind`` is ``bound method``, ``class``, ``dataclass``,
-    ``callable object`` or ``wraps chain``."""
+    ``callable object``, ``wraps chain``, ``class with __new__`` (and an
+    ``__init__``), ``metaclass __call__``, or (of no parameters of the
+    case's) ``builtin``, ``builtin method`` or ``bare class``."""
 
     SOURCES = {
         "bound method": "class C:\n    def m(self, {params}):\n        pass\nf = C().m\n",
@@ -142,6 +146,14 @@ class KindCase(OptionCase):
         "callable object": "class C:\n    def __call__(self, {params}):\n        pass\nf = C()\n",
         "wraps chain": ("import functools\ndef g({params}):\n    pass\n"
                         "@functools.wraps(g)\ndef f(*args, **kwargs):\n    pass\n"),
+        "builtin": "f = sorted\n",
+        "builtin method": "f = 'x'.split\n",
+        "bare class": "class C:\n    pass\nf = C\n",
+        "class with __new__": ("class C:\n    def __new__(cls, {params}):\n"
+                               "        return object.__new__(cls)\n"
+                               "    def __init__(self, *args, **kwargs):\n        pass\nf = C\n"),
+        "metaclass __call__": ("class M(type):\n    def __call__(cls, {params}):\n        pass\n"
+                               "class C(metaclass=M):\n    pass\nf = C\n"),
     }
 
     def __init__(self, name: str, kind: str, params: str, shown: str) -> None:
@@ -199,6 +211,11 @@ ROWS += [
         ("dataclass", "a: int, b: str = 'x', c: float = 1.0", "C: a dataclass"),
         ("callable object", "a, b=2, *, c=3", "obj: its __call__"),
         ("wraps chain", "a, b=2, *, c=3", "functools.wraps(g)(f)"),
+        ("builtin", "", "sorted"),
+        ("builtin method", "", "'x'.split"),
+        ("bare class", "", "C: object's constructor"),
+        ("class with __new__", "a, b=2, *, c=3", "C: __new__ and __init__"),
+        ("metaclass __call__", "a, b=2, *, c=3", "C: its metaclass's __call__"),
     ]
 ]
 ROWS.append(("getfullargspec", KindCase("getfullargspec: a class", "class", "a, b=2, *, c=3",
