@@ -405,6 +405,22 @@ def test_wrapped_calls_do_not_leak(impl, case, kind, raising):
 
 
 @pytest.mark.parametrize("kind", ["before", "around"])
+@pytest.mark.parametrize("case", ["ok-keywords", "missing-positional"])
+def test_wrapped_calls_with_their_form_do_not_leak(impl, case, kind):
+    call = Call(*CASES[case])
+    func = make_function(call.layout)
+    forms = []
+    handler = ({"before": lambda values, form: forms.append(form)} if kind == "before" else
+               {"around": lambda proceed, values, form: (forms.append(form), proceed(values))[1]})
+    wrapper = impl.wrap(func, form=True, **handler)
+    assert outcome(lambda: wrapper(*call.args, **call.kwargs)) == outcome(
+        lambda: func(*call.args, **call.kwargs))
+    forms.clear()
+    watched = call.watched() + [func, wrapper] + list(handler.values())
+    assert_flat(lambda: (wrapper(*call.args, **call.kwargs), forms.clear()), watched)
+
+
+@pytest.mark.parametrize("kind", ["before", "around"])
 def test_keyword_only_defaults_read_at_the_call_do_not_leak(impl, kind):
     """A wrapper looks keyword-only defaults up in the function's own dict at
     each call: found, missing (deleted in place), and behind a key whose

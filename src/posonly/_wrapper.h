@@ -134,6 +134,22 @@ static PyObject *posonly_call_form(PyObject *callform, PyObject *layout, size_t 
     return form;
 }
 
+/* A call's values and its CallForm over `layout`, both new references, or -1
+   with an error set (and neither). */
+static int posonly_bind_with_form(PyObject *binder, PyObject *callform, PyObject *layout,
+                                  PyObject *const *args, size_t nargsf, PyObject *kwnames,
+                                  PyObject **values, PyObject **form) {
+    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
+    Py_INCREF(layout);
+    *values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
+    Py_DECREF(binder);
+    if (*values == NULL) { Py_DECREF(layout); return -1; }
+    *form = posonly_call_form(callform, layout, nargsf, kwnames);
+    Py_DECREF(layout);
+    if (*form == NULL) { Py_CLEAR(*values); return -1; }
+    return 0;
+}
+
 /* A call of wrap(func, before=handler, form=True): as posonly_wrapper_before,
    with handler(values, form). */
 static PyObject *posonly_wrapper_before_form(PyObject *binder, PyObject *func,
@@ -141,14 +157,9 @@ static PyObject *posonly_wrapper_before_form(PyObject *binder, PyObject *func,
                                              PyObject *layout, PyObject *const *args,
                                              size_t nargsf, PyObject *kwnames) {
     PyObject *stack[3], *ignored, *values, *form;
-    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
-    Py_INCREF(layout);
-    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
-    Py_DECREF(binder);
-    if (values == NULL) { Py_DECREF(layout); return NULL; }
-    form = posonly_call_form(callform, layout, nargsf, kwnames);
-    Py_DECREF(layout);
-    if (form == NULL) { Py_DECREF(values); return NULL; }
+    if (posonly_bind_with_form(binder, callform, layout, args, nargsf, kwnames,
+                               &values, &form) < 0)
+        return NULL;
     stack[0] = NULL;
     stack[1] = values;
     stack[2] = form;
@@ -167,14 +178,9 @@ static PyObject *posonly_wrapper_around_form(PyObject *binder, PyObject *proceed
                                              PyObject *layout, PyObject *const *args,
                                              size_t nargsf, PyObject *kwnames) {
     PyObject *stack[4], *result, *values, *form;
-    Py_INCREF(binder);  /* another call may replace the wrapper's binder meanwhile */
-    Py_INCREF(layout);
-    values = posonly_wrapper_bind(binder, args, nargsf, kwnames);
-    Py_DECREF(binder);
-    if (values == NULL) { Py_DECREF(layout); return NULL; }
-    form = posonly_call_form(callform, layout, nargsf, kwnames);
-    Py_DECREF(layout);
-    if (form == NULL) { Py_DECREF(values); return NULL; }
+    if (posonly_bind_with_form(binder, callform, layout, args, nargsf, kwnames,
+                               &values, &form) < 0)
+        return NULL;
     Py_INCREF(proceed);
     stack[0] = NULL;
     stack[1] = proceed;
