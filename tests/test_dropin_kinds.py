@@ -15,6 +15,7 @@ Nothing here knows what inspect answers.
 import gc
 import inspect
 import sys
+import types
 import weakref
 
 from hypothesis import assume, given
@@ -324,7 +325,10 @@ def real_builtins():
     seen = set()
     unique = []
     for value in found:
+        # Not a Python function put there by a library (exceptiongroup's
+        # sys.excepthook before 3.11): function is a type of builtins too.
         if (type(value).__module__ == "builtins" and not isinstance(value, type)
+                and not isinstance(value, (types.FunctionType, types.MethodType))
                 and callable(value) and id(value) not in seen):
             seen.add(id(value))
             unique.append(value)
