@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import posonly
-from posonly._common import make_binder
 
 settings.register_profile(
     "default",
@@ -39,16 +38,15 @@ def _load(name: str) -> types.SimpleNamespace:
             pytest.skip("the compiled extension is not built")
     else:
         module = importlib.import_module("posonly._bind_py")
-    Binder, Wrapper, wrap = module.Binder, module.Wrapper, module.wrap
-    of_function = module.binder_of_function
+    twin_binder = module.binder
     return types.SimpleNamespace(
         name=name,
-        Binder=Binder,
-        binder_of_function=of_function,
-        binder=lambda target, follow_wrapped=True: make_binder(
-            Binder, of_function, target, follow_wrapped),
-        wrap=wrap,
-        Wrapper=Wrapper,
+        Binder=module.Binder,
+        binder_of_function=module.binder_of_function,
+        # posonly.binder's signature, over this implementation's own binder.
+        binder=lambda target, *, follow_wrapped=True: twin_binder(target, follow_wrapped),
+        wrap=module.wrap,
+        Wrapper=module.Wrapper,
         migrate=module.migrate,
     )
 

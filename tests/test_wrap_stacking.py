@@ -228,9 +228,7 @@ def test_follow_wrapped_false_binds_the_outer_code(impl):
 
     decorated = logged(pay)
     assert impl.binder(decorated)(1) == (1, "EUR")
-    from posonly._common import make_binder
-
-    plain = make_binder(impl.Binder, impl.binder_of_function, decorated, follow_wrapped=False)
+    plain = impl.binder(decorated, follow_wrapped=False)
     assert plain(1, "USD", 3) == ((1, "USD", 3), {})
     assert Layout.from_callable(decorated, follow_wrapped=False).names == ("args", "kwargs")
     assert Layout.from_callable(decorated).names == ("amount", "currency")

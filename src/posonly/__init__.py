@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar, Union, overload
 
-from ._common import make_binder
 from . import _impl
 from ._inspect import Signature, patch_inspect, signature, unpatch_inspect
 from ._layout import MISSING, Layout
@@ -165,7 +164,7 @@ else:
     migrate = _impl.migrate
 IMPLEMENTATION: Literal["cython", "python"] = "cython" if _impl.compiled else "python"
 """``"cython"`` when the compiled binder is in use, ``"python"`` for the twin."""
-_binder_of_function: Callable[[Any], Any] = _impl.binder_of_function
+_chosen_binder: Callable[[Any, bool], Any] = _impl.binder
 
 
 if not TYPE_CHECKING:
@@ -193,4 +192,4 @@ def binder(target: Union[Callable[..., Any], Layout], *, follow_wrapped: bool = 
     that is neither callable nor a layout, and whatever
     :func:`inspect.signature` raises for a callable without a signature.
     """
-    return make_binder(Binder, _binder_of_function, target, follow_wrapped)
+    return _chosen_binder(target, follow_wrapped)

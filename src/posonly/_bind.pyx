@@ -13,8 +13,9 @@ their names as this module includes them):
   (``bind_signature``, ``bound_args``, ``bound_kwargs``, ``apply_defaults``,
   ``function_signature``; twin: ``_dropin.py``, with ``_dropin_generic``,
   ``_dropin_plans``, ``_dropin_cache`` and ``_dropin_signature``);
-- ``_create.pxi``: binders of plain functions made straight from the code
-  object (``binder_of_function``), and what making a wrapper shares (twin:
+- ``_create.pxi``: ``binder`` (what ``posonly.binder`` calls), binders of
+  plain functions made straight from the code object
+  (``binder_of_function``), and what making a wrapper shares (twin:
   ``_create.py``);
 - ``_wrapper.pxi`` and ``_wrapper.h``: ``wrap`` and its ``Wrapper`` (the
   type in Cython, its calls in C; twin: ``_wrapper.py``);
@@ -142,9 +143,9 @@ cdef extern from "Python.h":
     bint PyObject_TypeCheck(object o, PyTypeObject *tp)
 
 __all__ = [
-    "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder_of_function",
-    "bound_args", "bound_kwargs", "cache_info", "clear_cache", "function_signature",
-    "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
+    "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder",
+    "binder_of_function", "bound_args", "bound_kwargs", "cache_info", "clear_cache",
+    "function_signature", "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
 ]
 
 cdef object _FROM_FUNCTION = object()  # Binder's argument when _binder_of_function makes one

@@ -5,8 +5,9 @@ public names of the pure twin of each, so that ``_impl`` takes the same
 names from ``_bind`` or from here:
 
 - ``_binder.py`` (twin of ``_binder.pxi``): ``Binder``;
-- ``_create.py`` (twin of ``_create.pxi``): ``binder_of_function``, a
-  binder of a plain function made straight from its code object;
+- ``_create.py`` (twin of ``_create.pxi``): ``binder`` (what
+  ``posonly.binder`` calls) and ``binder_of_function``, a binder of a
+  plain function made straight from its code object;
 - ``_wrapper.py`` (twin of ``_wrapper.pxi``): ``wrap`` and ``Wrapper``;
 - ``_dropin.py`` (twin of ``_dropin.pxi``): the drop-in's core, with the
   modules it draws on (``_dropin_generic``, ``_dropin_plans``,
@@ -19,7 +20,7 @@ names from ``_bind`` or from here:
 from __future__ import annotations
 
 from ._binder import Binder
-from ._create import binder_of_function
+from ._create import binder, binder_of_function
 from ._dropin import (
     apply_defaults,
     bind_signature,
@@ -37,7 +38,7 @@ from ._values import LAYOUT_METHODS
 from ._wrapper import Wrapper, wrap
 
 __all__ = [
-    "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder_of_function",
-    "bound_args", "bound_kwargs", "cache_info", "clear_cache", "function_signature",
-    "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
+    "LAYOUT_METHODS", "Binder", "Wrapper", "apply_defaults", "bind_signature", "binder",
+    "binder_of_function", "bound_args", "bound_kwargs", "cache_info", "clear_cache",
+    "function_signature", "get_observer", "migrate", "set_maxsize", "set_observer", "wrap",
 ]

@@ -354,24 +354,16 @@ NAMED_BY_CALLEE = sys.implementation.name != "cpython"
 """Whether the interpreter names the callee by the function itself in some
 call errors (PyPy: by its ``__module__`` and ``__qualname__``), so that a
 binder must carry the function it binds for."""
-_FunctionType = types.FunctionType
 
 
 def make_binder(
     binder_class: Callable[..., BinderT],
-    of_function: Callable[[types.FunctionType], Optional[BinderT]],
     target: Union[Callable[..., Any], Layout],
     follow_wrapped: bool = True,
 ) -> BinderT:
-    """``posonly.binder`` for one implementation: its ``Binder`` class, and
-    its maker of binders of plain functions straight from the code object
-    (``binder_of_function``, which answers ``None`` for a function that is
-    not plain)."""
-    if type(target) is _FunctionType:
-        # A plain function: made from its code object, with no Layout built.
-        binder = of_function(target)
-        if binder is not None:
-            return binder
+    """``posonly.binder`` for one implementation, given its ``Binder``
+    class: the general path, for whatever that twin's own ``binder`` did
+    not make straight from a plain function's code object."""
     if isinstance(target, Layout):
         return binder_class(target)
     if is_plain_function(target) and not advertises(target):

@@ -69,6 +69,18 @@ cdef tuple _no_default_tuple(Py_ssize_t n):
     return shared
 
 
+def binder(target, follow_wrapped=True):
+    """``posonly.binder`` of the compiled twin: a plain function's binder
+    made in C from its code object (no Python-level call on the way),
+    anything else's by the general path."""
+    cdef PyObject *code = _plain_code(target)
+    if code != NULL:
+        made = _binder_of_function(target, code)
+        if made is not None:
+            return made
+    return make_binder(Binder, target, follow_wrapped)
+
+
 def binder_of_function(func):
     """A Binder of ``func`` made from its code object, or None where ``func``
     is not a plain function (the general path then makes the binder, or

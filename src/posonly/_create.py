@@ -16,10 +16,10 @@ from inspect import CO_VARARGS, CO_VARKEYWORDS
 from typing import Any, Dict, Optional, Tuple
 
 from ._binder import NO_KEYWORDS, Binder, generate_function, new_partial, set_partial_state
-from ._common import NAMED_BY_CALLEE, Plan
+from ._common import NAMED_BY_CALLEE, Plan, make_binder
 from ._layout import Layout, _name_of_function, advertises, is_plain_function
 
-__all__ = ["CO_VARARGS_OR_VARKEYWORDS", "binder_of_function", "parameter_names",
+__all__ = ["CO_VARARGS_OR_VARKEYWORDS", "binder", "binder_of_function", "parameter_names",
            "placeholder_layout", "plain_function"]
 
 CO_VARARGS_OR_VARKEYWORDS = CO_VARARGS | CO_VARKEYWORDS
@@ -91,6 +91,19 @@ def _template(argcount: int, n_posonly: int, n_kwonly: int, flags: int) -> types
         if len(_TEMPLATES) < 4096:
             _TEMPLATES[key] = code
     return code
+
+
+def binder(target: Any, follow_wrapped: bool = True) -> "Binder[Any]":
+    """``posonly.binder`` of the pure twin: a plain function's binder made
+    from its code object, anything else's by the general path."""
+    if type(target) is _FunctionType:
+        made = binder_of_function(target)
+        if made is not None:
+            return made
+    return make_binder(Binder, target, follow_wrapped)
+
+
+_FunctionType = types.FunctionType
 
 
 def binder_of_function(func: types.FunctionType) -> Optional["Binder[Any]"]:

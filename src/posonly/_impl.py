@@ -3,8 +3,8 @@
 the compiled module if it imports; else the pure twins.
 
 ``extension`` is the compiled module, or None where the pure twins are in
-use; ``Binder``, ``Wrapper``, ``wrap``, ``migrate``, ``binder_of_function`` (a binder
-of a plain function, made from its code object) and ``layout_methods``
+use; ``Binder``, ``binder`` (what ``posonly.binder`` calls), ``Wrapper``,
+``wrap``, ``migrate`` and ``layout_methods``
 (Layout's methods on a call's values) are the chosen implementation's,
 taken by name from ``_bind`` or from its pure twin ``_bind_py``, and
 ``dropin`` is the drop-in's core (``_bind`` or ``_dropin``)."""
@@ -34,20 +34,20 @@ Binder: Any
 Wrapper: Any
 wrap: Any
 migrate: Any
-binder_of_function: Any
+binder: Any
 layout_methods: Any
 dropin: Any
 if extension is not None:
     Binder, Wrapper, wrap = extension.Binder, extension.Wrapper, extension.wrap
     migrate = extension.migrate
-    binder_of_function = extension.binder_of_function
+    binder = extension.binder
     layout_methods = extension.LAYOUT_METHODS
     dropin = extension
 else:
     # The same names from the pure twin's map of its parts.
     from . import _dropin
     from ._bind_py import LAYOUT_METHODS as layout_methods  # noqa: F401
-    from ._bind_py import Binder, Wrapper, binder_of_function, migrate, wrap  # noqa: F401
+    from ._bind_py import Binder, Wrapper, binder, migrate, wrap  # noqa: F401
 
     dropin = _dropin
 

@@ -305,17 +305,17 @@ cdef int _new_binder(Wrapper self) except -1:
     does (a snapshot kept until the dict changes, then a lookup at each
     call: Binder._fill_kwdefaults_at_call)."""
     cdef PyFunctionObject *f
-    binder = make_binder(Binder, binder_of_function, self._func)
+    made = binder(self._func)
     if self._source is None:
         self._seen_defaults = self._seen_kwdefaults = None
     else:
         f = <PyFunctionObject *>self._source
         self._seen_defaults = <object>f.func_defaults if f.func_defaults != NULL else None
         self._seen_kwdefaults = <object>f.func_kwdefaults if f.func_kwdefaults != NULL else None
-        (<Binder>binder)._fill_kwdefaults_at_call(self._seen_kwdefaults)
+        (<Binder>made)._fill_kwdefaults_at_call(self._seen_kwdefaults)
     if self._form_layout is not None:
-        self._form_layout = (<Binder>binder)._get_plan().output
-    self._binder = binder
+        self._form_layout = (<Binder>made)._get_plan().output
+    self._binder = made
     return 0
 
 

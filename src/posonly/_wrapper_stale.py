@@ -18,7 +18,7 @@ import types
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._common import make_binder
+from ._create import binder as pure_binder
 from ._create import parameter_names
 from ._wrapper_layout import _LAYOUT_OF, _layout_as_made, _output_layout, _referrers, _same_pair, _set_layout
 
@@ -58,10 +58,9 @@ def _binder_at_call(func: Any, source: Any) -> Any:
     function its defaults come from, or None) has at the call: its function
     shares ``source``'s ``__kwdefaults__`` dict (see _kwdefaults_to_share),
     as the compiled wrapper's binder reads it at each call."""
-    from ._binder import Binder, _function_of
-    from ._create import binder_of_function
+    from ._binder import _function_of
 
-    binder = make_binder(Binder, binder_of_function, func)
+    binder = pure_binder(func)
     if source is not None:
         function = _function_of(binder)
         code = function.__code__

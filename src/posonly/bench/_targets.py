@@ -35,10 +35,9 @@ def tuple_floor() -> Optional[Any]:
 
 
 def pure_binder(f: Any) -> Any:
-    from posonly._bind_py import Binder, binder_of_function
-    from posonly._common import make_binder
+    from posonly._bind_py import binder
 
-    return make_binder(Binder, binder_of_function, f)
+    return binder(f)
 
 
 def pure_wrap(f: Any, **handler: Any) -> Any:
