@@ -116,7 +116,7 @@ cdef class Binder:
             _complete_binder(self)
         return self._plan
 
-    # -- the core --------------------------------------------------------------
+    # -- binding a call --------------------------------------------------------
 
     cdef inline object _new_locals(self, PyObject **args, Py_ssize_t nargs):
         """The result tuple with the positionals copied in and the ``*args``

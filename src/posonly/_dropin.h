@@ -96,7 +96,7 @@ static inline PyObject *posonly_refusal(PyObject *message, int suppress_context)
    Each patched entry point (Signature.bind, inspect.signature, ...) is an
    InspectMethod: a callable whose vectorcall slot is
    posonly_method_vectorcall, so that the interpreter hands it the caller's
-   argument array with no Python frame between.  Its `core` (a Cython
+   argument array with no Python frame between.  Its `answer` (a Cython
    function of _dropin.pxi) answers with one of:
 
    - the result;
@@ -112,12 +112,12 @@ static inline PyObject *posonly_refusal(PyObject *message, int suppress_context)
    None of these is a result any entry point returns (BoundArguments, None,
    a tuple, a dict, a Signature), so the answers cannot be confused. */
 
-typedef PyObject *(*posonly_method_core)(PyObject *self, PyObject **args, size_t nargsf,
+typedef PyObject *(*posonly_method_answer)(PyObject *self, PyObject **args, size_t nargsf,
                                          PyObject *kwnames);
 
 typedef struct {
     vectorcallfunc vectorcall;  /* read by the interpreter: must come first */
-    posonly_method_core core;
+    posonly_method_answer answer;
     PyObject *original;  /* borrowed: the InspectMethod holds it */
     PyObject *entry;     /* borrowed: the name reported to the observer, or NULL */
 } posonly_method;
@@ -172,7 +172,7 @@ static PyObject *posonly_raise_refusal(PyObject *error) {
 static PyObject *posonly_method_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                            PyObject *kwnames) {
     posonly_method *m = (posonly_method *)((char *)self + Py_TYPE(self)->tp_vectorcall_offset);
-    PyObject *r = m->core(self, (PyObject **)args, nargsf, kwnames);
+    PyObject *r = m->answer(self, (PyObject **)args, nargsf, kwnames);
     if (r == NULL) return NULL;
     if (PyUnicode_CheckExact(r)) {
         /* Not served: inspect's own, with the very same arguments. */

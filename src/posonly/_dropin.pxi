@@ -26,11 +26,11 @@ cdef extern from "_dropin.h":
     PyObject *posonly_find_plan(PyObject *mapping, PyTypeObject *plan_type) noexcept
     bint posonly_plans_findable(PyTypeObject *mapping_type) noexcept
     object posonly_refusal(object message, int suppress_context)
-    ctypedef PyObject *(*posonly_method_core)(PyObject *self, PyObject **args, size_t nargsf,
+    ctypedef PyObject *(*posonly_method_answer)(PyObject *self, PyObject **args, size_t nargsf,
                                                PyObject *kwnames)
     ctypedef struct posonly_method:
         vectorcallfunc vectorcall
-        posonly_method_core core
+        posonly_method_answer answer
         PyObject *original
         PyObject *entry
     PyObject *posonly_method_vectorcall(PyObject *self, PyObject **args, size_t nargsf,
@@ -421,6 +421,16 @@ def clear_cache():
 
 # -- Signature._bind -------------------------------------------------------------
 
+# inspect's messages (_errors), formatted here in C.
+cdef str _TOO_MANY_POSITIONAL = _errors.TOO_MANY_POSITIONAL
+cdef str _MISSING_ARGUMENT = _errors.MISSING_ARGUMENT
+cdef str _MISSING_KEYWORD_ONLY_ARGUMENT = _errors.MISSING_KEYWORD_ONLY_ARGUMENT
+cdef str _MISSING_POSITIONAL_ONLY_ARGUMENT = _errors.MISSING_POSITIONAL_ONLY_ARGUMENT
+cdef str _MULTIPLE_VALUES_FOR = _errors.MULTIPLE_VALUES_FOR
+cdef str _POSITIONAL_ONLY_BY_KEYWORD = _errors.POSITIONAL_ONLY_BY_KEYWORD
+cdef str _POSITIONAL_ONLY_KEYWORDS = _errors.POSITIONAL_ONLY_KEYWORDS
+cdef str _UNEXPECTED_KEYWORD_ARGUMENT = _errors.UNEXPECTED_KEYWORD_ARGUMENT
+
 cdef object _refusal(str message, bint suppress_context):
     """The TypeError inspect raises with ``message`` (``from None`` where
     ``suppress_context``), to be raised by the caller."""
@@ -431,7 +441,7 @@ cdef object _posonly_missing(object name):
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
     ``StopIteration`` (the caller raises it there: see ``posonly_raise_refusal``)."""
-    error = _refusal(f"missing a required positional-only argument: {name!r}", False)
+    error = _refusal(_MISSING_POSITIONAL_ONLY_ARGUMENT.format(name), False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()
     return error
@@ -447,13 +457,13 @@ def bind_signature(sig, tuple args not None, dict kwargs not None, bint partial)
     """``sig._bind(args, kwargs, partial=partial)``, as inspect's own
     (``kwargs`` is consumed as ``_bind`` consumes it): the BoundArguments,
     or the TypeError inspect raises, returned for the caller to raise."""
-    bound = _bind_core(sig, args, kwargs, partial)
+    bound = _bind_or_reason(sig, args, kwargs, partial)
     if type(bound) is str:
         return _private_bind(sig, args, kwargs, partial)
     return bound
 
 
-cdef object _bind_core(object sig, tuple args, dict kwargs, bint partial):
+cdef object _bind_or_reason(object sig, tuple args, dict kwargs, bint partial):
     """What ``bind_signature`` answers, or the reason (a key of
     ``FALLBACK_REASONS``) why inspect's own code must answer instead.
     (Errors are returned, not raised: raised here, an error would cost four
@@ -514,8 +524,7 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
                 if param.kind == POSITIONAL_ONLY:
                     name = <object>param.name
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED:
-                        return _refusal(
-                            f"{name!r} parameter is positional only, but was passed as a keyword", True)
+                        return _refusal(_POSITIONAL_ONLY_BY_KEYWORD.format(name), True)
                     if (_POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING
                             and param.default == <PyObject *>_empty):
                         return _posonly_missing(name)
@@ -531,23 +540,23 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
             else:
                 name = <object>param.name
                 if _KWONLY_MISSING_MESSAGE and param.kind == KEYWORD_ONLY:
-                    return _refusal(f"missing a required keyword-only argument: {name!r}", True)
-                return _refusal(f"missing a required argument: {name!r}", True)
+                    return _refusal(_MISSING_KEYWORD_ONLY_ARGUMENT.format(name), True)
+                return _refusal(_MISSING_ARGUMENT.format(name), True)
         else:
             # A positional argument to place.
             if index == count:
-                return _refusal("too many positional arguments", True)
+                return _refusal(_TOO_MANY_POSITIONAL, True)
             param = &parameters[index]
             index += 1
             if param.kind == VAR_KEYWORD or param.kind == KEYWORD_ONLY:
-                return _refusal("too many positional arguments", True)
+                return _refusal(_TOO_MANY_POSITIONAL, True)
             if param.kind == VAR_POSITIONAL:
                 extra = _tuple_from_array(tuple_items(<PyObject *>args, i), nargs - i)
                 PyDict_SetItem(<PyObject *>arguments, param.name, <PyObject *>extra)
                 break
             if param.kind != POSITIONAL_ONLY and PyDict_Contains(<PyObject *>kwargs, param.name):
                 name = <object>param.name
-                return _refusal(f"multiple values for argument {name!r}", True)
+                return _refusal(_MULTIPLE_VALUES_FOR.format(name), True)
             PyDict_SetItem(<PyObject *>arguments, param.name, PyTuple_GET_ITEM(<PyObject *>args, i))
             i += 1
 
@@ -571,23 +580,21 @@ cdef object _bind_parameters(_param *parameters, Py_ssize_t count, tuple args, d
             PyDict_DelItem(<PyObject *>kwargs, param.name)
             if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED and param.kind == POSITIONAL_ONLY:
                 name = <object>param.name
-                return _refusal(f"{name!r} parameter is positional only, but was passed as a keyword", False)
+                return _refusal(_POSITIONAL_ONLY_BY_KEYWORD.format(name), False)
             PyDict_SetItem(<PyObject *>arguments, param.name, value)
         elif not partial and param.default == <PyObject *>_empty:
             name = <object>param.name
-            return _refusal(f"missing a required argument: {name!r}", True)
+            return _refusal(_MISSING_ARGUMENT.format(name), True)
 
     if PyDict_GET_SIZE(<PyObject *>kwargs):
         if kwargs_name != NULL:
             PyDict_SetItem(<PyObject *>arguments, kwargs_name, <PyObject *>kwargs)
         elif posonly_in_kwargs is not None:
-            return _refusal(
-                "got some positional-only arguments passed as keyword arguments: "
-                f"{', '.join(posonly_in_kwargs)!r}", False)
+            return _refusal(_POSITIONAL_ONLY_KEYWORDS.format(", ".join(posonly_in_kwargs)), False)
         else:
             PyDict_Next(<PyObject *>kwargs, &pos, &key, &value)  # the first keyword left
             name = <object>key
-            return _refusal(f"got an unexpected keyword argument {name!r}", False)
+            return _refusal(_UNEXPECTED_KEYWORD_ARGUMENT.format(name), False)
     return arguments
 
 
@@ -609,7 +616,7 @@ cdef PyObject *_bound_parameters(object bound) except? NULL:
 
 def bound_args(bound):
     """``BoundArguments.args``."""
-    args = _args_core(bound)
+    args = _args_or_reason(bound)
     return _INSPECT_ARGS(bound) if type(args) is str else args
 
 
@@ -627,7 +634,7 @@ cdef inline PyObject *_argument(PyObject *arguments, Py_ssize_t *walk, PyObject 
     return PyDict_GetItemWithError(arguments, name)
 
 
-cdef object _args_core(object bound):
+cdef object _args_or_reason(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
         return _R_BOUND_ARGUMENTS
@@ -687,11 +694,11 @@ cdef object _args_core(object bound):
 
 def bound_kwargs(bound):
     """``BoundArguments.kwargs``."""
-    kwargs = _kwargs_core(bound)
+    kwargs = _kwargs_or_reason(bound)
     return _INSPECT_KWARGS(bound) if type(kwargs) is str else kwargs
 
 
-cdef object _kwargs_core(object bound):
+cdef object _kwargs_or_reason(object bound):
     cdef PyObject *params = _bound_parameters(bound)
     if params == NULL:
         return _R_BOUND_ARGUMENTS
@@ -962,7 +969,7 @@ cdef object _bind_vector(PyObject **args, size_t nargsf, PyObject *kwnames, bint
         arguments = _bind_direct(params, args + 1, nargs - 1, kwnames, partial)
     if arguments is not None:
         return _bound_arguments(sig, arguments)
-    return _bind_core(sig, _tuple_from_array(args + 1, nargs - 1),
+    return _bind_or_reason(sig, _tuple_from_array(args + 1, nargs - 1),
                       _kwargs_dict(args + nargs, kwnames), partial)
 
 
@@ -1120,30 +1127,30 @@ cdef object _bind_planned(_Plan plan, PyObject **args, Py_ssize_t nargs, PyObjec
     return arguments
 
 
-cdef object _core_bind(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_bind(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     return _bind_vector(args, nargsf, kwnames, False)
 
 
-cdef object _core_bind_partial(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_bind_partial(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     return _bind_vector(args, nargsf, kwnames, True)
 
 
-cdef object _core_apply_defaults(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_apply_defaults(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
         return _R_CALL
     return _apply_defaults_core(<object>args[0])
 
 
-cdef object _core_args(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_args(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
         return _R_CALL
-    return _args_core(<object>args[0])
+    return _args_or_reason(<object>args[0])
 
 
-cdef object _core_kwargs(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_kwargs(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1 or not _no_keywords(kwnames):
         return _R_CALL
-    return _kwargs_core(<object>args[0])
+    return _kwargs_or_reason(<object>args[0])
 
 
 cdef str _FOLLOW_WRAPPED = "follow_wrapped"
@@ -1181,7 +1188,7 @@ cdef object _signature_vector(object serve, str entry, object cls, object obj, P
     return [serve, (entry, cls, obj, follow_wrapped, options)]
 
 
-cdef object _core_signature(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_signature(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 1:
         return _R_CALL
     # inspect.signature looks its Signature class up when called.
@@ -1189,14 +1196,14 @@ cdef object _core_signature(object self, PyObject **args, size_t nargsf, PyObjec
                              _inspect_module.Signature, <object>args[0], args + 1, kwnames)
 
 
-cdef object _core_from_callable(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_from_callable(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     if PyVectorcall_NARGS(nargsf) != 2:
         return _R_CALL
     return _signature_vector((<InspectMethod>self)._serve, _ENTRY_FROM_CALLABLE, <object>args[0],
                              <object>args[1], args + 2, kwnames)
 
 
-cdef object _core_forward(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
+cdef object _answer_forward(object self, PyObject **args, size_t nargsf, PyObject *kwnames):
     # The call, as it came, to ``serve`` (``getfullargspec``, ``getcallargs``:
     # what they return is neither a str, a list nor a TypeError, so it is
     # returned as it is).
@@ -1205,10 +1212,10 @@ cdef object _core_forward(object self, PyObject **args, size_t nargsf, PyObject 
 
 @cython.final
 cdef class InspectMethod:
-    """InspectMethod(core, original, qualname, entry, serve=None)
+    """InspectMethod(answer, original, qualname, entry, serve=None)
 
-    One of inspect's functions, served by the compiled drop-in: ``core``
-    names what serves it (``bind``, ``bind_partial``, ``apply_defaults``,
+    One of inspect's functions, served by the compiled drop-in: ``answer``
+    names what answers it (``bind``, ``bind_partial``, ``apply_defaults``,
     ``args``, ``kwargs``, ``signature``, ``from_callable``, or ``forward``:
     every call handed to ``serve``), ``original`` is inspect's function
     (called for what the core does not serve, and whose name, documentation
@@ -1223,29 +1230,29 @@ cdef class InspectMethod:
     cdef dict __dict__
     cdef object __weakref__
 
-    def __cinit__(self, str core not None, original, str qualname not None, entry, serve=None):
-        if core == "bind":
-            self._c.core = <posonly_method_core>_core_bind
-        elif core == "bind_partial":
-            self._c.core = <posonly_method_core>_core_bind_partial
-        elif core == "apply_defaults":
-            self._c.core = <posonly_method_core>_core_apply_defaults
-        elif core == "args":
-            self._c.core = <posonly_method_core>_core_args
-        elif core == "kwargs":
-            self._c.core = <posonly_method_core>_core_kwargs
-        elif core == "signature":
-            self._c.core = <posonly_method_core>_core_signature
-        elif core == "from_callable":
-            self._c.core = <posonly_method_core>_core_from_callable
-        elif core == "forward":
-            self._c.core = <posonly_method_core>_core_forward
+    def __cinit__(self, str answer not None, original, str qualname not None, entry, serve=None):
+        if answer == "bind":
+            self._c.answer = <posonly_method_answer>_answer_bind
+        elif answer == "bind_partial":
+            self._c.answer = <posonly_method_answer>_answer_bind_partial
+        elif answer == "apply_defaults":
+            self._c.answer = <posonly_method_answer>_answer_apply_defaults
+        elif answer == "args":
+            self._c.answer = <posonly_method_answer>_answer_args
+        elif answer == "kwargs":
+            self._c.answer = <posonly_method_answer>_answer_kwargs
+        elif answer == "signature":
+            self._c.answer = <posonly_method_answer>_answer_signature
+        elif answer == "from_callable":
+            self._c.answer = <posonly_method_answer>_answer_from_callable
+        elif answer == "forward":
+            self._c.answer = <posonly_method_answer>_answer_forward
         else:
-            raise ValueError(f"no drop-in core {core!r}")
+            raise ValueError(f"no drop-in answer {answer!r}")
         if not callable(original):
             raise TypeError("original must be callable")
-        if (core == "signature" or core == "from_callable" or core == "forward") != callable(serve):
-            raise TypeError(f"serve must be callable for the core {core!r}, else None")
+        if (answer == "signature" or answer == "from_callable" or answer == "forward") != callable(serve):
+            raise TypeError(f"serve must be callable for the answer {answer!r}, else None")
         if entry is not None and type(entry) is not str:
             raise TypeError("entry must be a str or None")
         self._c.vectorcall = <vectorcallfunc>posonly_method_vectorcall

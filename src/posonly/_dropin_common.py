@@ -15,6 +15,8 @@ import keyword
 import types
 from typing import Any, Callable, FrozenSet, NamedTuple, Tuple
 
+from . import _errors
+
 __all__ = ["Dialect", "DIALECT", "ENTRIES", "FALLBACK_REASONS", "POSONLY_KEYWORD_REFUSED",
            "POSONLY_KEYWORD_DEFERRED", "POSONLY_KEYWORD_REQUIRED_MISSING"]
 
@@ -82,9 +84,9 @@ def _read_dialect() -> Dialect:
     kwonly = inspect.Signature([P("a", P.KEYWORD_ONLY)])
     posonly_then_varkw = inspect.Signature([P("a", P.POSITIONAL_ONLY), P("kw", P.VAR_KEYWORD)])
     message = _message(posonly_then_varkw, a=1)
-    if "positional only, but was passed as a keyword" in message:
+    if message == _errors.POSITIONAL_ONLY_BY_KEYWORD.format("a"):
         posonly_keyword = POSONLY_KEYWORD_REFUSED
-    elif "missing a required positional-only argument" in message:
+    elif message == _errors.MISSING_POSITIONAL_ONLY_ARGUMENT.format("a"):
         posonly_keyword = POSONLY_KEYWORD_REQUIRED_MISSING
     else:
         posonly_keyword = POSONLY_KEYWORD_DEFERRED
@@ -107,7 +109,7 @@ def _read_dialect() -> Dialect:
         private_bind=inspect.Signature._bind,  # type: ignore[attr-defined]
         parameters_property=inspect.Signature.__dict__["parameters"],
         keywords=frozenset(keyword.kwlist),
-        kwonly_missing_message="keyword-only" in _message(kwonly),
+        kwonly_missing_message=_message(kwonly) == _errors.MISSING_KEYWORD_ONLY_ARGUMENT.format("a"),
         posonly_keyword=posonly_keyword,
         posonly_missing_in_handler=(
             posonly_keyword == POSONLY_KEYWORD_REQUIRED_MISSING

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from . import _errors
 from ._dropin_common import (
     DIALECT,
     POSONLY_KEYWORD_REFUSED,
     POSONLY_KEYWORD_REQUIRED_MISSING,
 )
 
-__all__ = ["apply_defaults_generic", "args_generic", "bind_generic", "kwargs_generic", "refusal"]
+__all__ = ["apply_defaults_generic", "args_generic", "bind_generic", "kwargs_generic"]
 
 _Parameter = DIALECT.Parameter
 _BoundArguments = DIALECT.BoundArguments
@@ -38,22 +39,14 @@ _INSPECT_APPLY_DEFAULTS = _BoundArguments.apply_defaults
 _new = object.__new__
 _NOT_GIVEN = object()
 _PLAIN_TYPES = frozenset([_Parameter])  # parameters whose slots are read
-
-
-def refusal(message: str, suppress_context: bool) -> TypeError:
-    """The TypeError inspect raises with ``message`` (``from None`` where
-    ``suppress_context``), to be raised by the caller."""
-    error = TypeError(message)
-    if suppress_context:
-        error.__suppress_context__ = True
-    return error
+refusal = _errors.refusal
 
 
 def _posonly_missing(name: str) -> TypeError:
     """inspect's "missing a required positional-only argument" for ``name``,
     with the context inspect's has where it raises it while handling a
     ``StopIteration`` (the caller raises it there: see ``_inspect._pure_bind``)."""
-    error = refusal(f"missing a required positional-only argument: {name!r}", False)
+    error = refusal(_errors.MISSING_POSITIONAL_ONLY_ARGUMENT.format(name), False)
     if _POSONLY_MISSING_IN_HANDLER:
         error.__context__ = StopIteration()
     return error
@@ -88,8 +81,7 @@ def bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partia
             elif name in kwargs:
                 if kind is _POSITIONAL_ONLY:
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED:
-                        return refusal(
-                            f"{name!r} parameter is positional only, but was passed as a keyword", True)
+                        return refusal(_errors.POSITIONAL_ONLY_BY_KEYWORD.format(name), True)
                     if _POSONLY_KEYWORD == POSONLY_KEYWORD_REQUIRED_MISSING and param._default is _empty:
                         return _posonly_missing(name)
                     posonly_in_kwargs.append(name)
@@ -103,24 +95,25 @@ def bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partia
                 start = index - 1
                 break
             else:
-                argtype = " keyword-only" if _KWONLY_MISSING_MESSAGE and kind is _KEYWORD_ONLY else ""
-                return refusal(f"missing a required{argtype} argument: {name!r}", True)
+                if _KWONLY_MISSING_MESSAGE and kind is _KEYWORD_ONLY:
+                    return refusal(_errors.MISSING_KEYWORD_ONLY_ARGUMENT.format(name), True)
+                return refusal(_errors.MISSING_ARGUMENT.format(name), True)
         else:
             # A positional argument to place.
             if index == count:
-                return refusal("too many positional arguments", True)
+                return refusal(_errors.TOO_MANY_POSITIONAL, True)
             param = parameters[index]
             index += 1
             kind = param._kind
             if kind is _VAR_KEYWORD or kind is _KEYWORD_ONLY:
-                return refusal("too many positional arguments", True)
+                return refusal(_errors.TOO_MANY_POSITIONAL, True)
             name = param._name
             if kind is _VAR_POSITIONAL:
                 # args is the caller's own new tuple, as inspect's would be.
                 arguments[name] = args[i:] if i else args
                 break
             if kind is not _POSITIONAL_ONLY and name in kwargs:
-                return refusal(f"multiple values for argument {name!r}", True)
+                return refusal(_errors.MULTIPLE_VALUES_FOR.format(name), True)
             arguments[name] = args[i]
             i += 1
 
@@ -137,20 +130,18 @@ def bind_generic(sig: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any], partia
         value = kwargs.pop(name, _NOT_GIVEN)
         if value is not _NOT_GIVEN:
             if _POSONLY_KEYWORD == POSONLY_KEYWORD_REFUSED and kind is _POSITIONAL_ONLY:
-                return refusal(f"{name!r} parameter is positional only, but was passed as a keyword", False)
+                return refusal(_errors.POSITIONAL_ONLY_BY_KEYWORD.format(name), False)
             arguments[name] = value
         elif not partial and param._default is _empty:
-            return refusal(f"missing a required argument: {name!r}", True)
+            return refusal(_errors.MISSING_ARGUMENT.format(name), True)
 
     if kwargs:
         if kwargs_name is not None:
             arguments[kwargs_name] = kwargs
         elif posonly_in_kwargs:
-            return refusal(
-                "got some positional-only arguments passed as keyword arguments: "
-                f"{', '.join(posonly_in_kwargs)!r}", False)
+            return refusal(_errors.POSITIONAL_ONLY_KEYWORDS.format(", ".join(posonly_in_kwargs)), False)
         else:
-            return refusal(f"got an unexpected keyword argument {next(iter(kwargs))!r}", False)
+            return refusal(_errors.UNEXPECTED_KEYWORD_ARGUMENT.format(next(iter(kwargs))), False)
 
     bound_class = sig._bound_arguments_cls
     if bound_class is _BoundArguments:

@@ -19,7 +19,7 @@ from types import FunctionType as _FunctionType
 from typing import Any, Dict, List, Optional, Tuple
 
 from ._dropin_common import DIALECT
-from ._dropin_generic import refusal
+from . import _errors
 
 __all__ = ["FALLBACK", "MAX_PLANNED", "plan_for", "plannable"]
 
@@ -68,8 +68,8 @@ def plan_for(proxy: Any) -> Any:
     names = {}
     for i, name in enumerate(proxy):
         names[f"\x00{i}"] = name
-        names[f"\x00m{i}"] = f"missing a required argument: {name!r}"
-        names[f"\x00k{i}"] = f"missing a required keyword-only argument: {name!r}"
+        names[f"\x00m{i}"] = _errors.MISSING_ARGUMENT.format(name)
+        names[f"\x00k{i}"] = _errors.MISSING_KEYWORD_ONLY_ARGUMENT.format(name)
     return tuple(_FunctionType(_with_names(code, names), _PLAN_GLOBALS) for code in template)
 
 
@@ -87,7 +87,9 @@ def _put_names(const: Any, names: Dict[str, str]) -> Any:
     return const
 
 
-_PLAN_GLOBALS: Dict[str, Any] = {"_FALLBACK": FALLBACK, "refusal": refusal, "__builtins__": {
+_PLAN_GLOBALS: Dict[str, Any] = {
+    "_FALLBACK": FALLBACK, "refusal": _errors.refusal,
+    "TOO_MANY_POSITIONAL": _errors.TOO_MANY_POSITIONAL, "__builtins__": {
     "len": len, "tuple": tuple}}
 
 
@@ -158,7 +160,7 @@ def _bind_source(shape: Tuple[Any, ...], partial: bool) -> str:
             lines.append(f"            return {{{', '.join(given(n))}}}")
         else:
             lines.append(f"            return {missing(n, i)}")
-    lines.append('        return refusal("too many positional arguments", True)')
+    lines.append('        return refusal(TOO_MANY_POSITIONAL, True)')
     # With keywords.
     cases = [(n, f"n == {n}") for n in counts]
     if var_positional is not None:

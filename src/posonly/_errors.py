@@ -1,8 +1,10 @@
-"""The interpreter's call errors, word for word.
+"""Every error message of the binders and the drop-in, word for word.
 
-Each function mirrors a helper of ``initialize_locals`` in CPython's
-``Python/ceval.c`` and returns the ``TypeError`` to raise.  They run only on
-the error path, for the compiled binder and the pure-Python one alike.
+First the interpreter's call errors: each function mirrors a helper of
+``initialize_locals`` in CPython's ``Python/ceval.c`` and returns the
+``TypeError`` to raise.  Then inspect's: ``Signature.bind``'s refusals, for
+the drop-in's cores.  They run only on the error path, for the compiled
+implementation and the pure-Python one alike.
 """
 
 from __future__ import annotations
@@ -101,3 +103,37 @@ def missing_arguments(name: str, kind: str, missing: Sequence[str]) -> TypeError
         f"argument{'' if len(names) == 1 else 's'}: {listed}"
     )
 
+
+
+# -- inspect's refusals ----------------------------------------------------------
+#
+# ``Signature.bind``'s messages, word for word (``Signature._bind`` in
+# ``Lib/inspect.py``), for the drop-in's cores, which return the error for
+# their caller to raise.  They are ``str.format`` templates of a parameter's
+# name, not functions: the compiled core formats them in C, so that a failed
+# bind through it runs no Python frame of posonly's (a profiler sees none),
+# and makes the TypeError in C as ``refusal`` does.
+
+
+def refusal(message: str, suppress_context: bool) -> TypeError:
+    """The TypeError inspect raises with ``message`` (``from None`` where
+    ``suppress_context``), to be raised by the caller."""
+    error = TypeError(message)
+    if suppress_context:
+        error.__suppress_context__ = True
+    return error
+
+
+TOO_MANY_POSITIONAL = "too many positional arguments"
+MISSING_ARGUMENT = "missing a required argument: {!r}"
+MISSING_KEYWORD_ONLY_ARGUMENT = "missing a required keyword-only argument: {!r}"
+"""3.12's and later's words for the first keyword-only parameter missing
+while the positional arguments are placed."""
+MISSING_POSITIONAL_ONLY_ARGUMENT = "missing a required positional-only argument: {!r}"
+MULTIPLE_VALUES_FOR = "multiple values for argument {!r}"
+POSITIONAL_ONLY_BY_KEYWORD = "{!r} parameter is positional only, but was passed as a keyword"
+"""Up to 3.12: the first positional-only parameter given by keyword."""
+POSITIONAL_ONLY_KEYWORDS = "got some positional-only arguments passed as keyword arguments: {!r}"
+"""From 3.13: the positional-only parameters given by keyword with no
+``**kwargs`` to take them, formatted with their names joined by ", "."""
+UNEXPECTED_KEYWORD_ARGUMENT = "got an unexpected keyword argument {!r}"

@@ -222,7 +222,7 @@ _ENTRY_POINTS: Dict[Any, Dict[str, Any]] = {}
 """Each core's entry points, made once."""
 
 
-def _entries(core: Any) -> Dict[str, Any]:
+def _entry_points_of(core: Any) -> Dict[str, Any]:
     made = _ENTRY_POINTS.get(core)
     if made is None:
         made = _ENTRY_POINTS[core] = _entry_points(core)
@@ -248,7 +248,7 @@ def _use_core(core: Any) -> None:
     global _core, bind, bind_partial, from_callable, inspect_signature, apply_defaults
     _core = core
     _options.serve_with(core)
-    entries = _entries(core)
+    entries = _entry_points_of(core)
     bind = entries["bind"]
     bind_partial = entries["bind_partial"]
     from_callable = entries["from_callable"]
@@ -306,7 +306,7 @@ def _property_like(getter: Callable[[Any], Any], original: Any) -> property:
 
 def _replacements() -> List[Tuple[Any, str, Any]]:
     bound_arguments = inspect.BoundArguments
-    entries = _entries(_core)
+    entries = _entry_points_of(_core)
     return [
         (inspect, "signature", entries["signature"]),
         (inspect.Signature, "bind", entries["bind"]),

@@ -79,7 +79,7 @@ def _helper_names(layout: Layout, *bases: str) -> List[str]:
     return names
 
 
-class _Shape:
+class _WrapperSource:
     """The source text of a wrapper's pieces: the values tuple and the calls.
 
     The generated function has the parameters the interpreter binds
@@ -151,7 +151,7 @@ def _refuse_missing() -> None:
     raise ValueError(MISSING_VALUE)
 
 
-def _proceed_source(shape: _Shape, names: List[str], size_check: str) -> str:
+def _proceed_source(shape: _WrapperSource, names: List[str], size_check: str) -> str:
     """The body of ``proceed(values)``: check the tuple, unpack it, call
     the function (``names``: func, type, tuple, len, invalid, values,
     missing, refuse)."""
@@ -174,7 +174,7 @@ def _proceed_source(shape: _Shape, names: List[str], size_check: str) -> str:
     )
 
 
-def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Callable[[Tuple[Any, ...]], Any]:
+def _proceed(layout: Layout, shape: _WrapperSource, target: Callable[..., Any]) -> Callable[[Tuple[Any, ...]], Any]:
     """``proceed(values)``: check the tuple, unpack it, call ``target``."""
     names = _helper_names(
         layout, "func", "type", "tuple", "len", "invalid", "values", "missing", "refuse"
@@ -190,7 +190,7 @@ def _proceed(layout: Layout, shape: _Shape, target: Callable[..., Any]) -> Calla
 
 
 def _wrapper_function(
-    shape: _Shape,
+    shape: _WrapperSource,
     func: Callable[..., Any],
     before: Optional[Callable[[Tuple[Any, ...]], Any]],
     around: Optional[Callable[..., Any]],
@@ -254,7 +254,7 @@ def _generated_wrapper(
     plan = Plan(call.layout, call)
     one_first = len(call.prefix) == 1 and not call.preset
     mark = _OF_FUNCTION if not plan.bound else _OF_BOUND_METHOD if one_first else _OF_PARTIAL
-    generated = _wrapper_function(_Shape(plan), func, before, around, mark)
+    generated = _wrapper_function(_WrapperSource(plan), func, before, around, mark)
     _name_generated(generated, call.layout, func)
     return generated, plan, call
 
@@ -321,7 +321,7 @@ def _forwarding_wrapper(
     source = defaults_source(func)
     bind = _binder_at_call(func, source)
     plan = bind._plan
-    proceed = _proceed(plan.layout, _Shape(plan), func) if around is not None else None
+    proceed = _proceed(plan.layout, _WrapperSource(plan), func) if around is not None else None
     make = _FORWARDING[source is not None, form, around is not None]
     handler = before if around is None else around
     wrapper: types.FunctionType = (

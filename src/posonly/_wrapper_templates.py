@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from ._common import Plan, parameter_list
 from ._create import CO_VARARGS_OR_VARKEYWORDS, parameter_names, placeholder_layout, plain_function
 from ._layout import MISSING, QUALIFIED_NAMES
-from ._wrapper_source import _FILENAME, _proceed_source, _refuse_missing, _refuse_values, _Shape
+from ._wrapper_source import _FILENAME, _proceed_source, _refuse_missing, _refuse_values, _WrapperSource
 from ._wrapper_stale import _stale
 
 # _wrapper_function writes it for parameters named _0, _1, ...; a copy gets
@@ -83,7 +83,7 @@ def _templates(
     templates = _TEMPLATES.get(key)
     if templates is None:
         layout = placeholder_layout(argcount, n_posonly, n_kwonly, flags)
-        shape = _Shape(Plan(layout))
+        shape = _WrapperSource(Plan(layout))
         tests = ([f"{_FUNC!r}.__defaults__ is not {_SEEN_DEFAULTS!r}"] if reads & 1 else []) + (
             [f"{_FUNC!r}.__kwdefaults__ is not {_SEEN_KWDEFAULTS!r}"] if reads & 2 else [])
         # (On a change, _stale reads the arguments from the caller's frame.)
