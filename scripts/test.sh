@@ -11,9 +11,10 @@
 # over both the compiled binder and the pure twin; on PyPy it picks the pure
 # wheel, and the suite runs over the pure twin; then the whole suite once
 # more under AddressSanitizer and UndefinedBehaviorSanitizer (a build of its
-# own).  The venvs are made one after the other, then the suites run
-# POSONLY_JOBS at a time (default: one per core), each one's output printed
-# when all are done (and kept in .venvs/logs).  Extra arguments go to pytest.
+# own).  The venvs are made one after the other while the wheels build, then
+# the suites run POSONLY_JOBS at a time (default: one per core), each one's
+# output printed when all are done (and kept in .venvs/logs).  Extra
+# arguments go to pytest.
 #
 #   bash scripts/test.sh                  # every interpreter, and the sanitizer run
 #   PYTHONS="3.12 3.14 pypy3.11" bash scripts/test.sh -k vectorcall
@@ -44,33 +45,57 @@ cpythons=$(while read -r where implementation version python; do
         echo "${version%.*}"
     fi
 done <<<"$found" | sort -uV | tr '\n' ' ')
-echo "=== scripts/dist.sh (CPython ${cpythons:-none})"
-PYTHONS="$cpythons" bash scripts/dist.sh
 # The binary wheels dist/ must hold, for tests/test_packaging.py.
 dist_pythons=$(echo $cpythons | tr ' ' ',')
-
-# Then every venv, one at a time (they share pip's cache).  Then the suites,
-# $POSONLY_JOBS at a time (default: one per core), the sanitizer run among
-# them (it builds in a scratch copy of its own); each one's output is printed
-# when all are done.
 jobs=${POSONLY_JOBS:-$(nproc 2>/dev/null || echo 1)}
 logs=.venvs/logs
 mkdir -p "$logs"
+
+# The wheels build while the venvs are made (with the test tools, one venv
+# at a time: they share pip's cache); dist.sh's output is printed when it is
+# done.  Then posonly goes into each venv from dist/, and the suites run,
+# $POSONLY_JOBS at a time (default: one per core), the sanitizer run among
+# them (it builds in a scratch copy of its own); each one's output is
+# printed when all are done.
+echo "=== scripts/dist.sh (CPython ${cpythons:-none}), in the background"
+PYTHONS="$cpythons" bash scripts/dist.sh >"$logs/dist.log" 2>&1 &
+dist=$!
+
 failed=()
-labels=()
-commands=()
-packaged=
+made=()
 while read -r -u 3 where implementation version python; do
     posonly_selected "$implementation" "$version" || continue
     label="$implementation-$version"
     if [ "$where" = debian ]; then
-        echo "=== $label, Debian unstable ($python): installing"
+        echo "=== $label, Debian unstable ($python): making the venv"
         run="bash scripts/debian.sh bash scripts/test-interpreter.sh $python .venvs/debian-$label"
     else
-        echo "=== $label ($python): installing"
+        echo "=== $label ($python): making the venv"
         run="bash scripts/test-interpreter.sh $python .venvs/$label"
     fi
-    if ! POSONLY_STEP=install $run; then
+    if POSONLY_STEP=venv $run; then
+        made+=("$label" "$implementation" "$run")
+    else
+        failed+=("$label (venv)")
+    fi
+done 3<<<"$found"
+
+status=0
+wait "$dist" || status=$?
+echo "=== scripts/dist.sh"
+cat "$logs/dist.log"
+if [ "$status" != 0 ]; then
+    echo "FAILED: scripts/dist.sh (exit $status)" >&2
+    exit 1
+fi
+
+labels=()
+commands=()
+packaged=
+for ((i = 0; i < ${#made[@]}; i += 3)); do
+    label=${made[i]} implementation=${made[i + 1]} run=${made[i + 2]}
+    echo "=== $label: installing posonly from dist/"
+    if ! POSONLY_STEP=package $run; then
         failed+=("$label (install)")
         continue
     fi
@@ -83,7 +108,7 @@ while read -r -u 3 where implementation version python; do
     fi
     labels+=("$label")
     commands+=("POSONLY_STEP=test POSONLY_PACKAGING_TESTS=$packaging POSONLY_DIST_PYTHONS=$dist_pythons $run")
-done 3<<<"$found"
+done
 
 if [ ${#labels[@]} -eq 0 ] && [ ${#failed[@]} -eq 0 ]; then
     echo "no interpreter found (CPython >= 3.9 or PyPy)" >&2
