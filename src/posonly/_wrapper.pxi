@@ -106,6 +106,11 @@ cdef PyObject *_proceed_vectorcall(Proceed self, PyObject **args, size_t nargsf,
                            args, nargsf, kwnames)
 
 
+_HIDDEN_FROM_DIR = frozenset(["__pyx_vtable__", "__class_getitem__", "__getattr__", "_posonly_call",
+                              "_posonly_defaults_source"])
+"""A Wrapper's workings, which dir() of a wrapper leaves out."""
+
+
 @cython.final
 cdef class Wrapper:
     """A function wrapped by :func:`wrap`: each call binds its arguments to the
@@ -290,12 +295,22 @@ cdef class Wrapper:
 
     def __dir__(self):
         # What object.__dir__ finds (the attributes of __class__, the
-        # instance's __dict__), and the layout, as the pure twin's dir
-        # lists it.
-        names = object.__dir__(self)
-        if "layout" not in names:
-            names.append("layout")
+        # instance's __dict__) but the type's own workings, and the layout:
+        # what the pure twin's wrapper, a function, lists.
+        names = [name for name in object.__dir__(self) if name not in _HIDDEN_FROM_DIR]
+        for name in ("layout", "__annotations__"):
+            if name not in names:
+                names.append(name)
         return names
+
+    def __getattr__(self, name):
+        # Only where the usual lookup failed.  A function's __annotations__
+        # (the pure twin's wrapper is a function): a dict made at the first
+        # read and kept; anything else gets the usual error again.
+        if name == "__annotations__":
+            annotations = getattr(self, "__dict__")["__annotations__"] = {}
+            return annotations
+        return object.__getattribute__(self, name)
 
 
 cdef int _new_binder(Wrapper self) except -1:
