@@ -30,6 +30,7 @@ COLUMNS: Dict[str, str] = {
     "recipe": "def + binder(f).bind(args, kwargs) + handler + bind.apply",
     "before": "posonly.wrap(f, before=handler)",
     "around": "posonly.wrap(f, around=handler), proceed(values)",
+    "form": "posonly.wrap(f, before=handler, form=True): the handler gets the call's CallForm too",
     "pure before": "the pure-Python twin's wrap(f, before=handler)",
     "pure around": "the pure-Python twin's wrap(f, around=handler)",
     "inspect": "def + inspect.signature(f).bind(...) + handler",
@@ -42,6 +43,10 @@ def before_handler(values: Any) -> None:
 
 def around_handler(proceed: Callable[[Any], Any], values: Any) -> Any:
     return proceed(values)
+
+
+def form_handler(values: Any, form: Any) -> None:
+    """A handler that asks how the call was made, and looks at nothing."""
 
 
 def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
@@ -74,6 +79,7 @@ def wrapped(f: Callable[..., Any]) -> Dict[str, Callable[..., Any]]:
     out["recipe"] = recipe
     out["before"] = posonly.wrap(f, before=before_handler)
     out["around"] = posonly.wrap(f, around=around_handler)
+    out["form"] = posonly.wrap(f, before=form_handler, form=True)
     if _targets.compiled_module() is not None:
         out["pure before"] = _targets.pure_wrap(f, before=before_handler)
         out["pure around"] = _targets.pure_wrap(f, around=around_handler)
