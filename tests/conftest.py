@@ -97,16 +97,20 @@ def _read(path: str) -> bytes:
 
 def stale_sources(installed: str, source: str = SOURCE) -> List[str]:
     """What the installed package at ``installed`` lacks of the tree's
-    ``source``: a source file missing or different there, or, when the
-    package is the tree itself (an editable install), an extension module
-    built before a source it is built from was last changed."""
+    ``source``: a source file missing or different there, or one the tree
+    no longer has (setuptools keeps a removed module in ``build/``, and
+    puts it in the wheel); or, when the package is the tree itself (an
+    editable install), an extension module built before a source it is
+    built from was last changed."""
     if not os.path.isdir(source):
         return []
     if os.path.realpath(installed) != os.path.realpath(source):
         there = _sources(installed)
+        here = _sources(source)
         return sorted(
-            name for name, path in _sources(source).items()
-            if name not in there or _read(there[name]) != _read(path)
+            [name for name, path in here.items()
+             if name not in there or _read(there[name]) != _read(path)]
+            + [name for name in there if name not in here]
         )
     stale = []
     for folder, dirs, files in os.walk(source):
@@ -148,5 +152,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         else:
             problem = f"an installed posonly ({installed}) older than src/posonly ({shown} differ)"
             again = "pip install --no-build-isolation ."
+            if any(not os.path.exists(os.path.join(SOURCE, name)) for name in stale):
+                # A module the tree no longer has: setuptools keeps it in build/.
+                again = "rm -rf build && " + again
         pytest.exit(f"the tests would run {problem}; build it again: {again}",
                     returncode=pytest.ExitCode.USAGE_ERROR)

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome
 from posonly import Layout
-from posonly._common import parameter_list
+from posonly._plan import parameter_list
 from test_differential import assert_entry_points_answer_as
 
 CALLS_PER_LAYOUT = 30

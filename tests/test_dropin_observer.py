@@ -10,7 +10,7 @@ import pytest
 
 import posonly
 from posonly import _inspect, _options
-from posonly._dropin_common import ENTRIES, FALLBACK_REASONS
+from posonly._dialect import ENTRIES, FALLBACK_REASONS
 from test_inspect_dropin import binder_class, patched
 
 

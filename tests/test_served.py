@@ -15,7 +15,7 @@ import pytest
 
 import posonly
 from posonly import _inspect, _options
-from posonly._dropin_common import FALLBACK_REASONS
+from posonly._dialect import FALLBACK_REASONS
 
 
 @pytest.fixture

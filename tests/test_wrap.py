@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from calls import generate_call, layouts
 from oracle import Value, assert_same_outcome, make_function, outcome, same_object_tree
 from posonly import MISSING, Layout
-from posonly._common import MISSING_VALUE
+from posonly._plan import MISSING_VALUE
 
 CALLS_PER_LAYOUT = 30
 

@@ -67,7 +67,7 @@ def test_a_failed_call_shows_no_frame_of_posonly(impl, case):
         # The pure binder's methods are Python functions, with frames of
         # their own (the call of a binder or a wrapper is the interpreter's,
         # but on PyPy, where every pure binder is made the general way).
-        assert all(file.endswith(("_binder.py", "_common.py")) for file in own)
+        assert all(file.endswith(("_binder.py", "_plan.py")) for file in own)
         return
     assert own == []
     assert (type(error), names) == (type(expected), expected_names)

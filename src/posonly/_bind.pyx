@@ -47,7 +47,7 @@ import sys
 from types import FunctionType, GenericAlias as _GenericAlias, MethodType
 
 from posonly import _errors
-from posonly._common import (
+from posonly._plan import (
     NO_DEFAULT, CallAttribute, Plan, binder_arguments, descriptor_refused, make_binder,
     wrapper_arguments,
 )

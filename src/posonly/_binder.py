@@ -34,7 +34,7 @@ from typing import (
 )
 
 from . import _errors
-from ._common import (
+from ._plan import (
     NAMED_BY_CALLEE,
     NO_DEFAULT,
     Plan,

@@ -16,7 +16,7 @@ from inspect import CO_VARARGS, CO_VARKEYWORDS
 from typing import Any, Dict, Optional, Tuple
 
 from ._binder import NO_KEYWORDS, Binder, generate_function, new_partial, set_partial_state
-from ._common import NAMED_BY_CALLEE, Plan, make_binder
+from ._plan import NAMED_BY_CALLEE, Plan, make_binder
 from ._layout import Layout, _name_of_function, advertises, is_plain_function
 
 __all__ = ["CO_VARARGS_OR_VARKEYWORDS", "binder", "binder_of_function", "parameter_names",

@@ -9,7 +9,7 @@
 # cores answer from the caller's argument array, with no Python frame (see
 # _inspect's docstring for the design).
 
-from posonly._dropin_common import (
+from posonly._dialect import (
     DIALECT, FALLBACK_REASONS, FUNCTION_TYPE_SIGNATURE_ATTRIBUTES, POSONLY_KEYWORD_REFUSED,
     INSPECT_FROM_CALLABLE, POSONLY_KEYWORD_REQUIRED_MISSING, SIGNATURE_ATTRIBUTES,
     UNWRAPPED_SIGNATURE_ATTRIBUTES,
@@ -1310,7 +1310,7 @@ cdef class InspectMethod:
 
 def set_observer(observer):
     """Report each call of a patched entry point as ``observer(entry,
-    reason)`` (see ``_dropin_common``); None: report nothing."""
+    reason)`` (see ``_dialect``); None: report nothing."""
     if observer is not None and not callable(observer):
         raise TypeError("observer must be callable or None")
     posonly_set_observer(observer)

@@ -43,7 +43,7 @@ from ._dropin_cache import (
     note,
     set_maxsize,
 )
-from ._dropin_common import DIALECT
+from ._dialect import DIALECT
 from ._dropin_generic import apply_defaults_generic, args_generic, bind_generic, kwargs_generic
 from ._dropin_plans import FALLBACK
 from ._dropin_signature import function_signature
@@ -67,12 +67,12 @@ _tick = SAMPLE
 
 _observer: Any = None
 """The observer the pure entry points (``_inspect``'s functions) report to,
-or None (see ``_dropin_common``)."""
+or None (see ``_dialect``)."""
 
 
 def set_observer(observer: Any) -> None:
     """Report each call of a patched entry point as ``observer(entry,
-    reason)`` (see ``_dropin_common``); None: report nothing."""
+    reason)`` (see ``_dialect``); None: report nothing."""
     global _observer
     if observer is not None and not callable(observer):
         raise TypeError("observer must be callable or None")

@@ -38,7 +38,7 @@ import weakref as _weakref
 from types import MappingProxyType as _MappingProxy
 from typing import Any, Dict, List, Tuple
 
-from ._dropin_common import DIALECT
+from ._dialect import DIALECT
 from ._dropin_plans import plan_for, plannable
 
 __all__ = ["BY_MAPPING", "ENTRY_PLAN", "ENTRY_REF", "ENTRY_SLOT", "ENTRY_USED", "LAYOUT_CODE",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _errors
-from ._dropin_common import (
+from ._dialect import (
     DIALECT,
     POSONLY_KEYWORD_REFUSED,
     POSONLY_KEYWORD_REQUIRED_MISSING,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from types import FunctionType as _FunctionType
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._dropin_common import DIALECT
+from ._dialect import DIALECT
 from . import _errors
 
 __all__ = ["FALLBACK", "MAX_PLANNED", "plan_for", "plannable"]

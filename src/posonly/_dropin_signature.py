@@ -32,7 +32,7 @@ from ._dropin_cache import (
     SAMPLE,
     keep_layout,
 )
-from ._dropin_common import (
+from ._dialect import (
     DIALECT,
     FUNCTION_TYPE,
     FUNCTION_TYPE_SIGNATURE_ATTRIBUTES,

@@ -27,7 +27,7 @@ signature entry point called with options, or for anything but a plain
 function, calls ``_signature_fallback``; a bind the core does not serve
 (a class of the user's) calls inspect's own function with the same
 arguments.  With an observer set (``set_observer`` of either core), each
-call reports what served it (see ``_dropin_common``).
+call reports what served it (see ``_dialect``).
 
 What is kept per signature.  One design for both cores, differing only
 where speed decides it.  Nothing the user made is kept alive: no
@@ -71,7 +71,7 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from . import _dropin as _pure
 from . import _impl, _options
-from ._dropin_common import FUNCTION_TYPE, INSPECT_FROM_CALLABLE, INSPECT_SIGNATURE, like_inspect
+from ._dialect import FUNCTION_TYPE, INSPECT_FROM_CALLABLE, INSPECT_SIGNATURE, like_inspect
 from ._options import signature_fallback as _signature_fallback
 
 __all__ = ["Signature", "signature", "patch_inspect", "unpatch_inspect"]

@@ -31,7 +31,7 @@ import textwrap
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from ._common import name_function
+from ._plan import name_function
 from ._layout import Layout, is_plain_function
 
 __all__ = ["Migration", "migrate_arguments"]

@@ -45,7 +45,7 @@ import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _dropin, _impl
-from ._dropin_common import (
+from ._dialect import (
     DIALECT,
     FALLBACK_REASONS,
     FUNCTION_TYPE,

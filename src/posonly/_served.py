@@ -23,7 +23,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _options
-from ._dropin_common import FALLBACK_REASONS, INSPECT_SIGNATURE
+from ._dialect import FALLBACK_REASONS, INSPECT_SIGNATURE
 
 __all__ = ["Served", "record_served"]
 

@@ -74,7 +74,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Optional, Tuple, TypeVar, overload
 
-from ._common import descriptor_refused, wrapper_arguments
+from ._plan import descriptor_refused, wrapper_arguments
 from ._coroutine import _CoroutineWrapper
 from ._callform import CallForm
 from ._layout import Call, ClassSignature, Layout, advertises

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, List, Tuple
 
-from ._common import Plan
+from ._plan import Plan
 from ._create import parameter_names
 from ._layout import Layout, _name_of_function, resolve
 

@@ -37,7 +37,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ._callform import CallForm
-from ._common import MISSING_VALUE, Plan, parameter_list
+from ._plan import MISSING_VALUE, Plan, parameter_list
 from ._defaults import defaults_source
 from ._layout import MISSING, QUALIFIED_NAMES, Call, Layout, _name_of_function, resolve
 from ._wrapper_stale import (

@@ -9,7 +9,7 @@ import types
 import warnings
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ._common import Plan, parameter_list
+from ._plan import Plan, parameter_list
 from ._create import CO_VARARGS_OR_VARKEYWORDS, parameter_names, placeholder_layout, plain_function
 from ._layout import MISSING, QUALIFIED_NAMES
 from ._wrapper_source import _FILENAME, _proceed_source, _refuse_missing, _refuse_values, _WrapperSource
