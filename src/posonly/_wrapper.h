@@ -111,26 +111,45 @@ static PyObject *posonly_wrapper_around(PyObject *binder, PyObject *proceed, PyO
     return result;
 }
 
-/* The call's CallForm: callform(layout, nargs, kwnames), from the number
-   of positional arguments and the keyword names the vectorcall was given. */
+/* The names of a CallForm's slots this file sets, interned once
+   (posonly_callform_names, called when the module is initialised). */
+static PyObject *posonly_form_slots[5];
+
+static int posonly_callform_names(void) {
+    static const char *names[5] = {"layout", "_nargs", "_kwnames", "_renamed", "_fields"};
+    for (int i = 0; i < 5; i++) {
+        if (posonly_form_slots[i] == NULL) {
+            posonly_form_slots[i] = PyUnicode_InternFromString(names[i]);
+            if (posonly_form_slots[i] == NULL) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The call's CallForm over `layout`, from the number of positional arguments
+   and the keyword names the vectorcall was given: made as CallForm(layout,
+   nargs, kwnames) makes it, with its slots set here rather than by its
+   __init__ (a Python frame, and checks a vectorcall's names need not). */
 static PyObject *posonly_call_form(PyObject *callform, PyObject *layout, size_t nargsf,
                                    PyObject *kwnames) {
-    PyObject *stack[4], *nargs, *form;
-    nargs = PyLong_FromSsize_t(PyVectorcall_NARGS(nargsf));
-    if (nargs == NULL) return NULL;
-    if (kwnames == NULL) {
-        kwnames = PyTuple_New(0);
-        if (kwnames == NULL) { Py_DECREF(nargs); return NULL; }
-    } else {
-        Py_INCREF(kwnames);
+    PyObject *values[5], *form, *empty = PyTuple_New(0);
+    if (empty == NULL) return NULL;
+    form = PyBaseObject_Type.tp_new((PyTypeObject *)callform, empty, NULL);
+    if (form == NULL) { Py_DECREF(empty); return NULL; }
+    values[0] = layout;
+    values[1] = PyLong_FromSsize_t(PyVectorcall_NARGS(nargsf));
+    values[2] = kwnames != NULL ? kwnames : empty;
+    values[3] = Py_None;
+    values[4] = Py_None;
+    if (values[1] == NULL) { Py_DECREF(empty); Py_DECREF(form); return NULL; }
+    for (int i = 0; i < 5; i++) {
+        if (PyObject_SetAttr(form, posonly_form_slots[i], values[i]) < 0) {
+            Py_CLEAR(form);
+            break;
+        }
     }
-    stack[0] = NULL;  /* scratch for the callee (PY_VECTORCALL_ARGUMENTS_OFFSET) */
-    stack[1] = layout;
-    stack[2] = nargs;
-    stack[3] = kwnames;
-    form = PyObject_Vectorcall(callform, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    Py_DECREF(nargs);
-    Py_DECREF(kwnames);
+    Py_DECREF(values[1]);
+    Py_DECREF(empty);
     return form;
 }
 

@@ -20,12 +20,14 @@ cdef extern from "_wrapper.h":
     PyObject *posonly_wrapper_around_form(PyObject *binder, PyObject *proceed, PyObject *handler,
                                           PyObject *callform, PyObject *layout,
                                           PyObject **args, size_t nargsf, PyObject *kwnames)
+    int posonly_callform_names() except -1
 
 cdef object _wrapper_arguments = wrapper_arguments("Wrapper")
 cdef object _wrap_arguments = wrapper_arguments("wrap")
 cdef object _PARSED = object()  # wrap()'s first argument to Wrapper: the rest are parsed
 cdef object _NOT_GIVEN = object()
 cdef object _CallForm = CallForm
+posonly_callform_names()
 
 
 cdef tuple _handler_arguments(tuple args, dict kwargs, parser):

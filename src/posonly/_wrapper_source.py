@@ -36,7 +36,7 @@ import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._callform import CallForm
+from ._callform import form_of_call
 from ._plan import MISSING_VALUE, Plan, parameter_list
 from ._defaults import defaults_source
 from ._layout import MISSING, QUALIFIED_NAMES, Call, Layout, _name_of_function, resolve
@@ -272,7 +272,7 @@ def _remade(
 # generated function would pass the advertised defaults too, which a
 # (*args, **kwargs) function sees).  Marked as a wrapper of a function.
 _FORWARDING_GLOBALS: Dict[str, Any] = {
-    _MARK: _OF_FUNCTION, "_changed": _defaults_changed, "_form": CallForm, "_len": len,
+    _MARK: _OF_FUNCTION, "_changed": _defaults_changed, "_form": form_of_call, "_len": len,
     "_tuple": tuple,
 }
 
