@@ -370,18 +370,18 @@ class Migration:
                     warnings.warn(messages[name], category, stacklevel)
         return self._call_future(values)
 
-    def _bind_renamed(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Any, ...]:
+    def _bind_renamed(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
         """Bind a call that gives old names, under their new ones; one that
         gives a name under both goes as a vectorcall, whose keyword names
         may repeat, for the interpreter's error."""
         renamed = self.renamed
         new_kwargs: Dict[str, Any] = {}
         for name, value in kwargs.items():
-            name = renamed.get(name, name)
-            if name in new_kwargs:
+            new = renamed.get(name, name)
+            if new in new_kwargs:
                 kwnames = tuple([renamed.get(name, name) for name in kwargs])
                 return self.legacy_binder.vectorcall(args + tuple(kwargs.values()), kwnames)
-            new_kwargs[name] = value
+            new_kwargs[new] = value
         return self.legacy_binder(*args, **new_kwargs)
 
     def _call_future(self, values: Tuple[Any, ...]) -> Any:
