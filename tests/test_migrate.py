@@ -690,6 +690,111 @@ def test_refcounts_flat(impl):
         assert sys.getallocatedblocks() - blocks < 200
 
 
+@pytest.mark.skipif(not hasattr(sys, "getrefcount"), reason="no reference counts")
+def test_refcounts_flat_future_calls(impl):
+    """The legacy path's future call in every shape: a default filled in
+    before a parameter given, *args, **kwargs, more arguments than the
+    compiled path keeps on the C stack, more deprecated parameters than
+    its mask holds; and its errors (a name given twice, a default taken
+    away since)."""
+    value = object()
+
+    @impl.migrate(positional_only=("b", "c"), renamed={"old": "q"})
+    def f(a, b=1, c=2, /, q=3, *args, k=4):
+        return a
+
+    @impl.migrate(positional_only=("a",))
+    def g(a, /, **kw):
+        return a
+
+    many = define("def f(%s, /, *, k0=0, k1=1):\n    return p0\n"
+                  % ", ".join(f"p{i}" for i in range(70)))
+    h = impl.migrate(many, positional_only=tuple(f"p{i}" for i in range(70)),
+                     keyword_only=("k0", "k1"))
+    taken = impl.migrate(define("def f(a, b=1, c=2, /):\n    return a\n"),
+                         positional_only=("b", "c"))
+    taken.__wrapped__.__defaults__ = (2,)
+    calls = [
+        lambda: f(value, c=value),
+        lambda: f(value, b=value, old=value, k=value),
+        lambda: g(a=value, x=value),
+        lambda: h(*[value] * 72),
+        lambda: h(value, **{f"p{i}": value for i in range(1, 70)}),
+    ]
+    errors = [lambda: f(value, value, value, value, value, old=value),
+              lambda: f(value, q=value, old=value), lambda: taken(value, c=value)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for call in calls:
+            assert call() is value
+        for call in errors:
+            assert outcome(call)[0] == "error"
+        gc.collect()
+        before = sys.getrefcount(value), sys.getrefcount(f), sys.getrefcount(h)
+        blocks = sys.getallocatedblocks()
+        for _ in range(300):
+            for call in calls + errors:
+                outcome(call)
+        gc.collect()
+        assert (sys.getrefcount(value), sys.getrefcount(f), sys.getrefcount(h)) == before
+        assert sys.getallocatedblocks() - blocks < 200
+
+
+def _check_call(impl: Any, spec: Spec, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
+    """One call of the migrated future function against the real legacy
+    (or future) function, its warnings against Argument Clinic's words."""
+    future, legacy = define(spec.future_source()), define(spec.legacy_source())
+    migrated = impl.migrate(future, **spec.declaration(), removal="3.0")
+    forms = legacy_forms(spec, len(args), kwargs)
+    if any(forms):
+        expected = outcome(lambda: legacy(*args, **{spec.renamed.get(k, k): v
+                                                    for k, v in kwargs.items()}))
+    else:
+        expected = outcome(lambda: future(*args, **kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        got = outcome(lambda: migrated(*args, **kwargs))
+    assert got == expected
+    messages = expected_messages(spec, len(args), kwargs) if expected[0] == "ok" else []
+    assert [str(w.message) for w in caught] == messages
+    assert [(w.category, w.lineno) for w in caught] == [(DeprecationWarning, line)] * len(messages)
+
+
+def test_many_parameters(impl):
+    """More arguments than the compiled path's future call keeps on the C
+    stack, more deprecated positional-only parameters than its mask holds."""
+    posonly = [f"p{i}" for i in range(70)]
+    kwonly = [f"k{i}" for i in range(20)]
+    spec = Spec(posonly, [], False, kwonly, False, 0, kwonly, posonly, kwonly[:19], {})
+    _check_call(impl, spec, tuple(range(75)), {"k19": 19})
+    _check_call(impl, spec, (0, 1, 2), {name: name for name in reversed(posonly[3:])})
+    _check_call(impl, spec, (0,), {"p69": 69})
+    _check_call(impl, spec, tuple(range(90)), {})
+
+
+def test_legacy_call_reads_defaults_at_the_call(impl):
+    """A parameter not given before one given gets the function's default
+    as it is at the call; one whose default was taken away since gets the
+    interpreter's error for the legacy signature as it now is."""
+    def f(a, b=1, c=2, /):
+        return a, b, c
+
+    g = impl.migrate(f, positional_only=("b", "c"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert g(0, c=5) == (0, 1, 5)
+        f.__defaults__ = (10, 20)
+        assert g(0, c=5) == (0, 10, 5)
+        f.__defaults__ = (20,)
+        legacy = define("def f(a, b, c=20): pass\n")
+        with pytest.raises(TypeError) as same:
+            legacy(0, c=5)
+        with pytest.raises(TypeError) as info:
+            g(0, c=5)
+    assert str(info.value).endswith(str(same.value))  # (f named as the interpreter names it)
+
+
 @given(data=st.data())
 def test_legacy_forms_as_call_form_tells_them(data):
     """A handler of its own reads a call's legacy forms from its CallForm

@@ -1,8 +1,8 @@
 /* The call of a migrated function, in C: a call in the future form goes
    straight to the function with the caller's own argument array; any other
-   goes to the legacy path (Migration.legacy_call, Python, shared with the
-   pure twin).  Included by _bind.pyx through `cdef extern from
-   "_migrate.h"`; the declarations there must match. */
+   goes to the legacy path (_migrated_legacy in _migrate.pxi, the pure
+   twin's Migration.legacy_call compiled).  Included by _bind.pyx through
+   `cdef extern from "_migrate.h"`; the declarations there must match. */
 
 #ifndef POSONLY_MIGRATE_H
 #define POSONLY_MIGRATE_H
@@ -10,6 +10,12 @@
 #include <Python.h>
 
 #include "_binder.h"
+#include "_wrapper.h"
+
+/* The legacy path: a call of the migrated function `self` that may use a
+   legacy form, as the vectorcall came. */
+typedef PyObject *(*posonly_migrated_legacy)(PyObject *self, PyObject *const *args,
+                                             size_t nargsf, PyObject *kwnames);
 
 /* Is one of the call's keyword names one of the legacy names (a tuple of
    exact str)?  By identity first (names the compiler interned), then by
@@ -35,14 +41,16 @@ static inline int posonly_names_legacy(PyObject *kwnames, PyObject *legacy_names
 
 /* A migrated function's call: no more than `max_nargs` positional
    arguments (any number where it is -1) and no legacy keyword name go to
-   `func` as they came; anything else to `legacy(args, kwnames)`, with the
-   positional arguments and the keyword values in one tuple. */
-static PyObject *posonly_migrated_call(PyObject *func, PyObject *legacy,
+   `func` as they came; anything else to `legacy`, whose failure leaves no
+   traceback entry of posonly's compiled code (as the interpreter's own
+   refusal of a call leaves none). */
+static PyObject *posonly_migrated_call(PyObject *self, PyObject *func,
+                                       posonly_migrated_legacy legacy,
                                        PyObject *legacy_names, Py_ssize_t max_nargs,
                                        PyObject *const *args, size_t nargsf,
                                        PyObject *kwnames) {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw;
-    PyObject *all, *result;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *result;
     int legacy_name = 0;
     if (!PyTuple_CheckExact(legacy_names)) {
         PyErr_SetString(PyExc_TypeError, "call of a cleared migrated function");
@@ -54,19 +62,17 @@ static PyObject *posonly_migrated_call(PyObject *func, PyObject *legacy,
     }
     if (!legacy_name && (max_nargs < 0 || nargs <= max_nargs))
         return PyObject_Vectorcall(func, args, nargsf, kwnames);
-    nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    all = posonly_tuple_from_array(args, nargs + nkw);
-    if (all == NULL) return NULL;
-    if (kwnames == NULL) {
-        kwnames = PyTuple_New(0);
-        if (kwnames == NULL) { Py_DECREF(all); return NULL; }
-    } else {
-        Py_INCREF(kwnames);
-    }
-    result = PyObject_CallFunctionObjArgs(legacy, all, kwnames, NULL);
-    Py_DECREF(all);
-    Py_DECREF(kwnames);
+    result = legacy(self, args, nargsf, kwnames);
+    if (result == NULL) posonly_drop_own_frames();
     return result;
+}
+
+/* Find `key` in the dict `d`: 1 and a borrowed `*found`, 0 where it is not
+   there, -1 for an error (a str subclass's __eq__ may raise). */
+static inline int posonly_migrated_lookup(PyObject *d, PyObject *key, PyObject **found) {
+    *found = PyDict_GetItemWithError(d, key);
+    if (*found != NULL) return 1;
+    return PyErr_Occurred() ? -1 : 0;
 }
 
 #endif /* POSONLY_MIGRATE_H */

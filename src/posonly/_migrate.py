@@ -4,12 +4,13 @@ A migrated function is a plain function generated once per migration,
 ``def f(*args, **kwargs)``, whose body sends a call in the future form (no
 more positional arguments than the future signature takes where
 ``keyword_only`` is declared, no keyword among the deprecated names) straight
-to the function, and any other call to the legacy path the twins share
+to the function, and any other call, its positional arguments and keyword
+arguments as the function got them, to the pure legacy path
 (:meth:`posonly._migrate_common.Migration.legacy_call`)::
 
     def f(*args, **kwargs):
         if _len(args) > _max or (kwargs and not _legacy.isdisjoint(kwargs)):
-            return _slow(args + _tuple(kwargs.values()), _tuple(kwargs))
+            return _slow(args, kwargs)
         return _func(*args, **kwargs)
 
 As a function it is a method on a class, with no ``__get__`` of its own.
@@ -40,11 +41,11 @@ def _generated(func: Any, migration: Migration) -> Callable[..., Any]:
     max_nargs = migration.max_nargs if migration.max_nargs >= 0 else sys.maxsize
     legacy = frozenset(migration.legacy_names)
     slow = migration.legacy_call
-    _len, _tuple = len, tuple
+    _len = len
 
     def migrated(*args: Any, **kwargs: Any) -> Any:
         if _len(args) > max_nargs or (kwargs and not legacy.isdisjoint(kwargs)):
-            return slow(args + _tuple(kwargs.values()), _tuple(kwargs))
+            return slow(args, kwargs)
         return func(*args, **kwargs)
 
     return migrated

@@ -1,26 +1,28 @@
 """What both twins of ``migrate`` share: the declaration checked against the
-function's signature, the warnings' words, and the legacy path (which tells
-what a call's :class:`CallForm` tells, read straight from the declaration),
-in Python.
+function's signature, the warnings' words, and the pure twin's legacy path.
 
 A migrated function is written in its *future* signature.  Calls that are
 valid in that form (no legacy form used) go straight to the function: the
 compiled twin's vectorcall slot (``_migrate.pxi``, ``_migrate.h``) and the
 pure twin's generated function (``_migrate.py``) look only at the number of
-positional arguments and at the keyword names.  Any other call goes to
-:meth:`Migration.legacy_call`, which
+positional arguments and at the keyword names.  Any other call takes the
+legacy path, :meth:`Migration.legacy_call` in the pure twin and
+``_migrated_legacy`` in the compiled one (the same steps, over what a
+:class:`Migration` makes once for both), which
 
-1. tells which legacy forms it uses, as the call's :class:`CallForm` over
-   the future layout tells them (old keyword names read as the new ones),
-   read straight from the declaration; a call
-   that uses none is handed to the function, whose errors it gets;
+1. tells which legacy forms the call uses, as the call's :class:`CallForm`
+   over the future layout tells them (old keyword names read as the new
+   ones), read straight from the declaration; a call that uses none is
+   handed to the function, whose errors it gets;
 2. binds the call with a binder of the *legacy layout* (the future one with
    the deprecated positional-only parameters made positional-or-keyword, the
    deprecated keyword-only ones appended to the positional ones, old names
    rewritten to the new ones), so a legacy call that does not bind gets the
    interpreter's message for the legacy signature, named as the function;
 3. warns once per legacy form used, at the caller's line, through
-   :func:`warnings.warn` (the caller's module registry and filters);
+   :func:`warnings.warn` (the caller's module registry and filters), with
+   words made once per migration (:meth:`Migration.keyword_message_of`,
+   ``positional_messages``, ``renamed_messages``);
 4. calls the function in its future form with the arguments given (a
    parameter not given is not passed, so the function applies its defaults).
 """
@@ -31,8 +33,9 @@ import textwrap
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from ._plan import name_function
+from ._errors import missing_arguments
 from ._layout import Layout, is_plain_function
+from ._plan import name_function
 
 __all__ = ["Migration", "migrate_arguments"]
 
@@ -106,8 +109,9 @@ class Migration:
 
     __slots__ = ("func", "layout", "name", "positional_only", "keyword_only", "renamed",
                  "since", "removal", "category", "max_nargs", "legacy_names", "legacy_binder",
-                 "legacy_layout", "notes", "stacklevel", "_in_version", "_posonly_index",
-                 "_varargs_slot", "_varkw_slot", "_messages", "_renamed_messages", "_argcount")
+                 "legacy_layout", "notes", "stacklevel", "argcount", "kwonly", "posonly_index",
+                 "first_deprecated", "varargs_slot", "varkw_slot", "keyword_messages",
+                 "positional_messages", "renamed_messages", "_in_version")
 
     def __init__(self, func: Any, declaration: Mapping[str, Any], binder_type: Any,
                  stacklevel: int) -> None:
@@ -162,14 +166,22 @@ class Migration:
         self.max_nargs = layout.argcount if keyword_only else -1  # -1: any number
         self.legacy_names = positional_only + tuple(renamed)
         self.notes = self._notes()
-        self._argcount = layout.argcount
-        self._posonly_index = {name: layout.posonly.index(name) for name in self.positional_only}
+        # What the legacy path reads of the layouts, made once.
+        self.argcount = layout.argcount
+        self.kwonly = layout.kwonly
+        self.posonly_index = {name: layout.posonly.index(name) for name in self.positional_only}
+        self.first_deprecated = len(layout.posonly) - len(self.positional_only)
         legacy_names = self.legacy_layout.names
-        self._varargs_slot = legacy_names.index(layout.varargs) if layout.varargs else -1
-        self._varkw_slot = legacy_names.index(layout.varkw) if layout.varkw else -1
-        # The words of each warning, made once (a legacy call makes none).
-        self._messages: Dict[Tuple[str, ...], str] = {}
-        self._renamed_messages = {old: self.renamed_message(old) for old in renamed}
+        self.varargs_slot = legacy_names.index(layout.varargs) if layout.varargs else -1
+        self.varkw_slot = legacy_names.index(layout.varkw) if layout.varkw else -1
+        # The words of each warning, made once (a legacy call makes none):
+        # those of the positional-only parameters passed by keyword by the
+        # set of them (keyword_message_of), those of the keyword-only ones
+        # passed by position by how many, those of the old names by name.
+        self.keyword_messages: Dict[int, str] = {}
+        self.positional_messages = tuple(self.positional_message(self.keyword_only[:n])
+                                         for n in range(1, len(self.keyword_only) + 1))
+        self.renamed_messages = {old: self.renamed_message(old) for old in renamed}
 
     # -- the declaration, against the signature ----------------------------
 
@@ -308,54 +320,69 @@ class Migration:
 
     # -- the legacy path ------------------------------------------------------
 
-    def form(self, nargs: int, kwnames: Sequence[str]) -> Tuple[List[str], List[str], List[str]]:
-        """The legacy forms a call uses: the deprecated positional-only
-        parameters it passes by keyword (where no positional argument fills
-        them: with ``**kwargs``, ``f(1, a=2)`` puts ``a`` there), the
-        deprecated keyword-only ones it passes by position, the old names
-        it gives.  What the call's :class:`CallForm` over the future layout
-        tells (a test holds the two alike), read straight from the
-        declaration: making the form doubled what a legacy call costs."""
-        by_keyword: List[str] = []
-        old: List[str] = []
-        index, renamed = self._posonly_index, self.renamed
-        for name in kwnames:
-            if name in index:
-                if index[name] >= nargs:
-                    by_keyword.append(name)
-            elif name in renamed:
-                old.append(name)
-        if len(by_keyword) > 1:
-            by_keyword.sort(key=index.__getitem__)  # in signature order
-        extra = nargs - self._argcount
-        by_position = list(self.keyword_only[:extra]) if extra > 0 else []
-        return by_keyword, by_position, old
+    def keyword_message_of(self, mask: int) -> str:
+        """The warning for the deprecated positional-only parameters passed
+        by keyword, by their bits in ``mask`` (bit ``i``: the ``i``-th of
+        them, in signature order); made once per set of them, then kept."""
+        message = self.keyword_messages.get(mask)
+        if message is None:
+            names = [name for i, name in enumerate(self.positional_only) if mask >> i & 1]
+            message = self.keyword_messages[mask] = self.keyword_message(names)
+        return message
 
-    def legacy_call(self, args: Tuple[Any, ...], kwnames: Tuple[str, ...]) -> Any:
-        """A call the fast check let through: ``args`` holds the positional
-        arguments, then the keyword arguments' values, as a vectorcall's
-        array does."""
-        nargs = len(args) - len(kwnames)
-        by_keyword, by_position, old = self.form(nargs, kwnames)
-        if not (by_keyword or by_position or old):
-            return self.func(*args[:nargs], **dict(zip(kwnames, args[nargs:])))
+    def legacy_call(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+        """The pure twin's call that its fast check let through (the
+        compiled twin's is ``_migrated_legacy`` in ``_migrate.pxi``, the
+        same steps in C): the legacy forms read from the declaration, the
+        call bound to the legacy layout, a warning per form, the call made
+        again in the future form."""
+        nargs = len(args)
+        mask = 0
+        old = False
+        if kwargs:
+            index = self.posonly_index
+            for name in kwargs:
+                if name in index:
+                    i = index[name]
+                    if i >= nargs:
+                        mask |= 1 << (i - self.first_deprecated)
+                elif name in self.renamed:
+                    old = True
+        extra = nargs - self.argcount
+        by_position = extra > 0 and self.keyword_only
+        if not (mask or by_position or old):
+            return self.func(*args, **kwargs)
         if old:
-            renamed = self.renamed
-            kwnames = tuple([renamed.get(name, name) for name in kwnames])
-        values = self.legacy_binder.vectorcall(args, kwnames)
-        stacklevel, category, messages = self.stacklevel, self.category, self._messages
-        if by_keyword:
-            key = ("k",) + tuple(by_keyword)
-            message = messages.get(key) or messages.setdefault(key, self.keyword_message(by_keyword))
-            warnings.warn(message, category, stacklevel=stacklevel)
+            values = self._bind_renamed(args, kwargs)
+        else:
+            values = self.legacy_binder(*args, **kwargs)
+        category, stacklevel = self.category, self.stacklevel
+        if mask:
+            message = self.keyword_messages.get(mask) or self.keyword_message_of(mask)
+            warnings.warn(message, category, stacklevel)
         if by_position:
-            key = ("p",) + tuple(by_position)
-            message = messages.get(key) or messages.setdefault(
-                key, self.positional_message(by_position))
-            warnings.warn(message, category, stacklevel=stacklevel)
-        for name in old:
-            warnings.warn(self._renamed_messages[name], category, stacklevel=stacklevel)
+            warnings.warn(self.positional_messages[min(extra, len(self.keyword_only)) - 1],
+                          category, stacklevel)
+        if old:
+            messages = self.renamed_messages
+            for name in kwargs:
+                if name in messages:
+                    warnings.warn(messages[name], category, stacklevel)
         return self._call_future(values)
+
+    def _bind_renamed(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+        """Bind a call that gives old names, under their new ones; one that
+        gives a name under both goes as a vectorcall, whose keyword names
+        may repeat, for the interpreter's error."""
+        renamed = self.renamed
+        new_kwargs: Dict[str, Any] = {}
+        for name, value in kwargs.items():
+            new = renamed.get(name, name)
+            if new in new_kwargs:
+                kwnames = tuple([renamed.get(name, name) for name in kwargs])
+                return self.legacy_binder.vectorcall(args + tuple(kwargs.values()), kwnames)
+            new_kwargs[new] = value
+        return self.legacy_binder(*args, **new_kwargs)
 
     def _call_future(self, values: Tuple[Any, ...]) -> Any:
         """Call the function in its future form with the values bound to the
@@ -364,28 +391,44 @@ class Migration:
         by position up to the last one given (those before it not given get
         their defaults), the keyword-only ones given by keyword, ``*args``
         and ``**kwargs`` as they are."""
-        n_positional = self._argcount
-        args = list(values[:n_positional])
-        extra: Tuple[Any, ...] = ()
-        if self._varargs_slot >= 0:
-            extra = values[self._varargs_slot]
+        last = self.argcount
+        extra: Tuple[Any, ...] = values[self.varargs_slot] if self.varargs_slot >= 0 else ()
         if not extra:
-            while args and args[-1] is _DEFAULTED:
-                args.pop()
-        defaults: Optional[Tuple[Any, ...]] = None
-        for i, value in enumerate(args):
+            while last and values[last - 1] is _DEFAULTED:
+                last -= 1
+        args = values[:last]
+        for value in args:
             if value is _DEFAULTED:
-                if defaults is None:
-                    defaults = self._defaults()
-                args[i] = defaults[i - (n_positional - len(defaults))]
-        kwargs = {name: value for name, value in zip(
-            self.layout.kwonly, values[n_positional:n_positional + len(self.layout.kwonly)])
-            if value is not _DEFAULTED}
-        if self._varkw_slot >= 0:
-            kwargs.update(values[self._varkw_slot])
-        return self.func(*args, *extra, **kwargs)
+                args = self._defaults_filled(args)
+                break
+        if extra:
+            args += extra
+        kwargs: Dict[str, Any] = {}
+        if self.kwonly:
+            for name, value in zip(self.kwonly, values[self.argcount:]):
+                if value is not _DEFAULTED:
+                    kwargs[name] = value
+        if self.varkw_slot >= 0:
+            kwargs.update(values[self.varkw_slot])
+        if kwargs:
+            return self.func(*args, **kwargs)
+        return self.func(*args)
 
-    def _defaults(self) -> Tuple[Any, ...]:
+    def _defaults_filled(self, args: Tuple[Any, ...]) -> Tuple[Any, ...]:
+        """``args`` with each parameter not given (before the last one
+        given) set to its default as it is now."""
+        defaults = self.current_defaults()
+        first_default = self.argcount - len(defaults)
+        filled = list(args)
+        for i, value in enumerate(filled):
+            if value is _DEFAULTED:
+                if i < first_default:  # its default taken away since
+                    raise missing_arguments(self.legacy_layout.name, "positional",
+                                            [self.layout.names[i]])
+                filled[i] = defaults[i - first_default]
+        return tuple(filled)
+
+    def current_defaults(self) -> Tuple[Any, ...]:
         """The positional defaults as they are now: a plain function's own,
         else those read when it was migrated."""
         func = self.func

@@ -1,12 +1,14 @@
 """The migration table: what ``posonly.migrate`` adds to a call, in the
 future form (no legacy form used: straight to the function) and in each
 legacy form (bound to the legacy signature, warned, called in the future
-form), against a ``functools.wraps`` pass-through ``def`` and a
-hand-written deprecation decorator (``def wrapper(*args, **kwargs)`` that
-looks at the call, warns and rewrites it).  Ratios are overheads (wrapped
-minus the bare function's future-form call) over the pass-through def's;
-the cells run with deprecation warnings ignored, as a library's users see
-them by default."""
+form), against a ``functools.wraps`` pass-through ``def``, the same def
+with one ``warnings.warn`` call (the floor of any decorator that warns:
+what the warning itself costs is its ratio less 1) and a hand-written
+deprecation decorator (``def wrapper(*args, **kwargs)`` that looks at the
+call, warns and rewrites it).  Ratios are overheads (wrapped minus the bare
+function's future-form call) over the pass-through def's; the cells run
+with deprecation warnings ignored, as a library's users see them by
+default."""
 
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ ROWS: List[Tuple[str, str, str]] = [
 COLUMNS: Dict[str, str] = {
     "bare": "the function itself, called in the future form",
     "def": "functools.wraps pass-through def (*args, **kwargs), future form",
+    "def+warn": "the pass-through def calling warnings.warn once, future form: a warning's floor",
     "hand": "hand-written deprecation decorator (*args, **kwargs): checks, warns, rewrites",
     "migrate": "posonly.migrate(f, ...)",
     "pure migrate": "the pure-Python twin's migrate(f, ...)",
@@ -62,6 +65,19 @@ def hand_written(f: Callable[..., Any]) -> Callable[..., Any]:
             warnings.warn("Passing keyword argument 'old' to f() is deprecated.",
                           DeprecationWarning, stacklevel=2)
             kwargs["c"] = kwargs.pop("old")
+        return f(*args, **kwargs)
+
+    return wrapper
+
+
+def warned(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The pass-through def with one warning: what any decorator that warns
+    costs at least."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn("Passing keyword argument 'b' to f() is deprecated.",
+                      DeprecationWarning, stacklevel=2)
         return f(*args, **kwargs)
 
     return wrapper
@@ -113,7 +129,8 @@ def build(select: Optional[Any] = None) -> Table:
         args, kwargs = future.arguments()
         expected = f(*args, **kwargs)
         cells = {"bare": call_cell(future, "bare", "fn({call})", f),
-                 "def": call_cell(future, "def", "fn({call})", pass_through)}
+                 "def": call_cell(future, "def", "fn({call})", pass_through),
+                 "def+warn": call_cell(future, "def+warn", "fn({call})", warned(f))}
         legacy_args, legacy_kwargs = case.arguments()
         with _warnings_ignored():
             for column, fn in legacy.items():
@@ -122,7 +139,7 @@ def build(select: Optional[Any] = None) -> Table:
                 cells[column] = call_cell(case, column, "fn({call})", fn)
         table.add_row(name, cells, signature=case.signature, call=f"f({call})",
                       future=f"f({future_call})")
-        for column in legacy:
+        for column in ["def+warn", *legacy]:
             table.add_ratio(name, column, Overhead(cells[column], cells["def"], cells["bare"]))
     return table
 
