@@ -386,6 +386,8 @@ def test_the_running_inspect_was_learned():
     as the drop-in does; on the interpreters tested, all of them."""
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)
+        # A partialmethod as __init__, __new__ and metaclass __call__.
+        assert all(_options._PARTIALMETHOD_WAYS)
     # A class made by object's constructor is answered alike everywhere.
     assert _options._KINDS[7]
 
