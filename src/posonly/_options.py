@@ -634,8 +634,7 @@ def _metaclass_call(obj: Any) -> Any:
 _ENUM_TYPE: Any = enum.EnumMeta
 _ENUM_GETATTR: Any = _ENUM_TYPE.__dict__.get("__getattr__")
 _REFUSED_BESIDE_GETATTR = _REFUSED_IN_METACLASS_OF_CALL - {"__getattr__"}
-_REFUSED_BESIDE_SIGNATURE = _REFUSED_IN_METACLASS_OF_CALL - {"__signature__"}
-_LOOKED_UP_BESIDE_SIGNATURE = _LOOKED_UP_ON_CLASSES - {"__signature__"}
+_REFUSED_BESIDE_SIGNATURE = tuple(sorted(_REFUSED_IN_METACLASS_OF_CALL - {"__signature__"}))
 _ENUM_HOLDER: Any = None
 """The metaclass (``EnumType``) or class (``Enum``) whose ``__signature__``
 the enum module answers with, or None."""
@@ -657,35 +656,42 @@ def _enum_signature(cls: Any, obj: Any) -> Any:
     own ``__signature__``, where inspect reads that and nothing before it,
     and the class's ``_member_names_`` is a list; else None."""
     meta = type(obj)
-    holder = _ENUM_HOLDER
-    for base in meta.__mro__:
-        if base is _ENUM_TYPE:
-            break
-        attributes = base.__dict__
-        if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
-                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
-            return None
-        for name in ("__new__", "__init__"):  # not data descriptors
-            value = attributes.get(name, None)
-            if value is not None and type(value) is not FUNCTION_TYPE and type(
-                    value) is not _STATICMETHOD:
+    if meta is not _ENUM_TYPE:
+        for base in meta.__mro__:
+            if base is _ENUM_TYPE:
+                break
+            attributes = base.__dict__
+            if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
+                    attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
                 return None
+            for name in ("__new__", "__init__"):  # not data descriptors
+                value = attributes.get(name, None)
+                if value is not None and type(value) is not FUNCTION_TYPE and type(
+                        value) is not _STATICMETHOD:
+                    return None
     attributes = _ENUM_TYPE.__dict__
-    if not _REFUSED_BESIDE_SIGNATURE.isdisjoint(attributes) or attributes.get(
-            "__signature__", None) is not (_ENUM_SIGNATURE if holder is _ENUM_TYPE else None):
-        return None
-    found = holder is _ENUM_TYPE
-    for base in obj.__mro__:
-        attributes = base.__dict__
-        if base is holder:
-            if (attributes.get("__signature__", None) is not _ENUM_SIGNATURE
-                    or not _LOOKED_UP_BESIDE_SIGNATURE.isdisjoint(attributes)):
-                return None
-            found = True
-        elif not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes):
+    for name in _REFUSED_BESIDE_SIGNATURE:
+        if name in attributes:
             return None
-    if not found:
-        return None
+    holder = _ENUM_HOLDER
+    if holder is _ENUM_TYPE:
+        # A data descriptor of the metaclass: read before the class's own.
+        if attributes.get("__signature__", None) is not _ENUM_SIGNATURE:
+            return None
+    else:
+        # The first __signature__ of the class's MRO must be the enum module's.
+        if "__signature__" in attributes:
+            return None
+        for base in obj.__mro__:
+            attributes = base.__dict__
+            if "__signature__" in attributes:
+                if base is not holder or attributes["__signature__"] is not _ENUM_SIGNATURE:
+                    return None
+                break
+            if "__wrapped__" in attributes:
+                return None
+        else:
+            return None
     members = getattr(obj, "_member_names_", None)
     if type(members) is not list:
         return None
@@ -914,13 +920,21 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
             return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif isinstance(obj, type):
-        func = _class_factory(obj)
-        if func is None:
-            if _ENUM_HOLDER is not None and isinstance(obj, _ENUM_TYPE):
+        if isinstance(obj, _ENUM_TYPE) and "__call__" in _ENUM_TYPE.__dict__:
+            # Under the enum metaclass, whose __call__ leaves out every kind
+            # of class below but by a metaclass's __call__.
+            if _ENUM_HOLDER is not None:
                 # Read by inspect whatever the options say, and never unwrapped.
-                if not _KINDS[11] or (follow_wrapped is not True and follow_wrapped is not False):
+                if not _KINDS[11] or (follow_wrapped is not True
+                                      and follow_wrapped is not False):
                     return None
                 return _enum_signature(cls, obj)
+            func = _metaclass_call(obj) if _KINDS[9] else None
+            if func is None:
+                return None
+        else:
+            func = _class_factory(obj)
+        if func is None:
             if (_KINDS[7] and (cls is _Signature or cls in SIGNATURE_CLASSES)
                     and (follow_wrapped is True or follow_wrapped is False)
                     and _made_by_object(obj)):
