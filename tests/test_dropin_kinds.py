@@ -148,6 +148,8 @@ SPECIAL = [
     "class C(Exception):\n    pass\n",
     "class C:\n    pass\n",
     "class C(bytearray):\n    pass\n",
+    "class C(int):\n    pass\n",
+    "class C(ValueError):\n    __slots__ = ()\n",
     "class C(dict):\n    'C(a, /, b=1)\\n--\\n\\n'\n",
 ]
 

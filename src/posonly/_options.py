@@ -713,11 +713,17 @@ _NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperT
 ``__init__`` of these types is not read."""
 
 
+_NO_SIGNATURE: Any = _Nothing()
+"""``_class_text``'s answer for a class inspect finds no signature for."""
+
+
 def _class_text(obj: Any) -> Any:
     """The class of ``obj``'s MRO (``object`` aside) inspect reads the text
     signature of, where neither its ``__new__`` nor its ``__init__`` is
     the user's (builtin types, their subclasses, classes documented with a
-    text signature) and nothing inspect reads first is there; else None."""
+    text signature) and nothing inspect reads first is there; where none
+    has one, ``_NO_SIGNATURE`` if inspect then raises (a builtin
+    constructor that is not ``object``'s); else None."""
     if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
         return None
     if (type(getattr(obj, "__new__", None)) not in _NON_USER_DEFINED
@@ -731,6 +737,9 @@ def _class_text(obj: Any) -> Any:
             return None
         if found is None and base is not _OBJECT and base.__text_signature__:
             found = base
+    if found is None and (obj.__init__ is not _OBJECT.__init__
+                          or obj.__new__ is not _OBJECT.__new__):
+        return _NO_SIGNATURE
     return found
 
 
@@ -947,9 +956,15 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
             if _KINDS[10]:
                 base = _class_text(obj)
                 if base is not None:
-                    # inspect's _signature_fromstr(sigcls, base, text).
                     if follow_wrapped is not True and follow_wrapped is not False:
                         return None
+                    if base is _NO_SIGNATURE:
+                        # inspect's error for a builtin constructor with no
+                        # text signature.
+                        if not _KINDS[12]:
+                            return None
+                        raise ValueError(f"no signature found for builtin type {obj!r}")
+                    # inspect's _signature_fromstr(sigcls, base, text).
                     return _text_signature(cls, base, base.__text_signature__, True)
             if not _KINDS[9]:
                 return None
@@ -990,13 +1005,14 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
 callable objects, partials, builtins, classes made by ``object``'s own
 constructor, classes with both a Python ``__new__`` and ``__init__``,
 classes whose metaclass has a Python ``__call__``, classes read by their
-text signature, enums (learned at import)."""
+text signature, enums, classes inspect finds no signature for (a builtin
+constructor without a text signature: its ValueError) (learned at import)."""
 _NEW_BY_MRO = [True]
 """Whether the running inspect takes, of a class's Python ``__new__`` and
 ``__init__``, the one found first in its MRO (3.13 on), else the class's
@@ -1199,6 +1215,32 @@ def _learn_partialmethods(namespace: Dict[str, Any], ways: Any) -> None:
             _PARTIALMETHOD_WAYS[index] = 0
 
 
+def _learn_no_signature(ways: Any) -> None:
+    """Raise inspect's error for a class with a builtin constructor and no
+    text signature only where the running inspect raises it for probes of
+    such classes (builtin types and their subclasses, exceptions among
+    them), word for word."""
+    probes = []
+    for builtin_type in (int, bool, Exception, ValueError, tuple, bytes, type(None)):
+        if not builtin_type.__text_signature__:
+            probes.append(builtin_type)
+            scope: Dict[str, Any] = {"base": builtin_type}
+            try:
+                exec("class Sub(base):\n    pass\n", scope)  # noqa: S102 - a constant source
+            except TypeError:  # not a base
+                continue
+            probes.append(scope["Sub"])
+    for probe in probes:
+        for skip_bound in ways:
+            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+                probe, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
+                sigcls=_Signature))
+            got = _outcome(lambda: kind_signature(_Signature, probe, skip_bound, {}, skip_bound))
+            if not _same(got, expected):
+                _KINDS[12] = False
+                return
+
+
 def _learn_kinds() -> None:
     """Ask the running inspect about a probe of each kind, and serve only
     the kinds it answers as ``kind_signature`` does."""
@@ -1251,6 +1293,7 @@ def _learn_kinds() -> None:
     ways: Any = [True, False]
     _learn_builtins(ways)
     _learn_partialmethods(namespace, ways)
+    _learn_no_signature(ways)
     global _OBJECT_PARAMETERS
     try:
         made = INSPECT_FROM_CALLABLE(_Signature, namespace["Bare"])
