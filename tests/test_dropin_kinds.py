@@ -2,7 +2,8 @@
 
 Generated classes (bases with and without ``__init__``/``__new__``,
 exceptions, ABCs, ``Generic``, metaclasses with and without ``__call__``,
-``__signature__``, slots, dataclasses, ``NamedTuple``, enums), bound, class
+``__signature__``, slots, dataclasses, ``NamedTuple``, enums, partialmethods
+as ``__init__``, ``__new__`` or metaclass ``__call__``), bound, class
 and static methods, callable objects, ``functools.wraps`` chains (cycles,
 ``__signature__`` on a link, a builtin at the end) and partials are given to
 ``inspect.signature``, ``Signature.from_callable``, ``posonly.signature`` and
@@ -65,6 +66,15 @@ class Called:
 def target(a, b: int = 1, *args, c: 'Value', **kwargs) -> 'Value':
     pass
 
+def taking(self, p, q=2, *, r=3):
+    pass
+
+def starred(*args, k=1):
+    pass
+
+class Partial(type):
+    __call__ = functools.partialmethod(taking, 1)
+
 def deco(func):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -78,7 +88,10 @@ PARAMETERS = [
 ]
 BASES = ["", "WithInit", "WithNew", "Exception", "abc.ABC", "typing.Generic[T]", "Called",
          "WithInit, WithNew", "WithNew, WithInit", "ValueError"]
-METACLASSES = ["", "Made", "Quiet", "abc.ABCMeta"]
+METACLASSES = ["", "Made", "Quiet", "abc.ABCMeta", "Partial"]
+PARTIALMETHODS = ["taking, 1", "taking, r=4", "taking, 1, 2, r=4", "taking, x=1", "target",
+                  "starred, 1", "deco(taking), 1"]
+"""The arguments of a generated class's ``functools.partialmethod``."""
 
 
 @st.composite
@@ -94,10 +107,18 @@ def classes(draw):
     if draw(st.booleans()):
         init = draw(st.sampled_from(PARAMETERS))
         decorated = draw(st.sampled_from(["", "", "@deco\n    "]))
-        body.append(f"{decorated}def __init__({init}):\n        pass")
+        if draw(st.integers(0, 3)) == 0:
+            partial = draw(st.sampled_from(PARTIALMETHODS))
+            body.append(f"__init__ = functools.partialmethod({partial})")
+        else:
+            body.append(f"{decorated}def __init__({init}):\n        pass")
     if draw(st.integers(0, 3)) == 0:
         new = draw(st.sampled_from(PARAMETERS))
-        body.append(f"def __new__({new}):\n        return object.__new__(C)")
+        if draw(st.integers(0, 3)) == 0:
+            partial = draw(st.sampled_from(PARTIALMETHODS))
+            body.append(f"__new__ = functools.partialmethod({partial})")
+        else:
+            body.append(f"def __new__({new}):\n        return object.__new__(C)")
     if draw(st.booleans()):
         call = draw(st.sampled_from(PARAMETERS))
         body.append(f"def __call__({call}):\n        pass")
@@ -127,8 +148,52 @@ SPECIAL = [
     "class C(Exception):\n    pass\n",
     "class C:\n    pass\n",
     "class C(bytearray):\n    pass\n",
+    "class C(int):\n    pass\n",
+    "class C(ValueError):\n    __slots__ = ()\n",
     "class C(dict):\n    'C(a, /, b=1)\\n--\\n\\n'\n",
 ]
+
+
+ENUM_BASES = {"enum.Enum": "object", "enum.IntEnum": "int", "enum.Flag": "object",
+              "enum.IntFlag": "int", "str, enum.Enum": "str"}
+ENUM_VALUES = {"object": ["1", "2"], "int": ["1", "2"], "str": ["'a'", "'b'"]}
+
+
+@st.composite
+def enums(draw):
+    """An enum's source: of each kind, functional or not, with members or
+    none, a Python ``__new__``/``__init__``, a metaclass of its own, a
+    member named as what inspect reads, a ``__signature__``."""
+    base = draw(st.sampled_from(sorted(ENUM_BASES)))
+    data = ENUM_BASES[base]
+    values = ENUM_VALUES[data][:draw(st.integers(0, 2))]
+    if draw(st.integers(0, 4)) == 0:
+        kind = base.split(", ")[-1]
+        mixin = f", type={data}" if data == "str" else ""
+        names = " ".join(f"M{i}" for i in range(len(values))) or "M0"
+        return f"C = {kind}('C', {names!r}{mixin})\n"
+    meta = draw(st.sampled_from(["", "", "Quiet", "Counting"]))
+    head = base + (f", metaclass={meta}" if meta else "")
+    body = [f"M{i} = {value}" for i, value in enumerate(values)]
+    if draw(st.booleans()):
+        made = "object.__new__(cls)" if data == "object" else f"{data}.__new__(cls, value)"
+        body.append(f"def __new__(cls, value):\n        obj = {made}\n"
+                    "        obj._value_ = value\n        return obj")
+    if draw(st.booleans()):
+        body.append("def __init__(self, *args):\n        pass")
+    extra = draw(st.sampled_from(["", "", "", "partialmethod", "signature", "method"]))
+    if extra == "partialmethod" and values:
+        body.append(f"_partialmethod = {values[0]}")
+    elif extra == "signature":
+        body.append("__signature__ = inspect.Signature()")
+    elif extra == "method":
+        body.append("def describe(self, detail, /):\n        pass")
+    source = (f"class Quiet(enum.EnumMeta):\n    pass\n\n"
+              f"class Counting(enum.EnumMeta):\n"
+              f"    def __call__(cls, value, *more, **kw):\n"
+              f"        return super().__call__(value, *more, **kw)\n\n"
+              f"class C({head}):\n    " + ("\n    ".join(body) or "pass") + "\n")
+    return source
 
 
 def build(source):
@@ -141,9 +206,14 @@ def build(source):
 def targets(draw):
     """A callable of some kind, and the namespace it lives in."""
     kind = draw(st.sampled_from(["class", "special", "instance", "method", "classmethod",
-                                 "staticmethod", "wraps", "partial", "signed-instance"]))
+                                 "staticmethod", "wraps", "partial", "signed-instance",
+                                 "enum"]))
     if kind == "special":
         return build(draw(st.sampled_from(SPECIAL)))["C"]
+    if kind == "enum":
+        namespace = build(draw(enums()))
+        return draw(st.sampled_from([namespace["C"], namespace["C"], namespace["enum"].Enum,
+                                     namespace["enum"].IntFlag]))
     if kind == "wraps":
         depth = draw(st.integers(1, 3))
         ending = draw(st.sampled_from(["target", "target", "len", "cycle", "signature"]))
@@ -243,6 +313,36 @@ def test_a_class_changed_between_calls_is_inspects(impl, source):
                 return
 
 
+@given(source=enums())
+def test_an_enum_changed_between_calls_is_inspects(impl, source):
+    """An enum whose members come or go, that gains a member named as what
+    inspect reads, or that is given a ``__signature__`` gets inspect's new
+    answer at once."""
+    cls = build(source)["C"]
+
+    def members():
+        names = cls._member_names_
+        names.append("LATE") if not names else names.clear()
+
+    changes = [
+        members,
+        lambda: cls._member_map_.__setitem__("_partialmethod", None),
+        members,
+        lambda: setattr(cls, "__signature__", inspect.Signature()),
+    ]
+    with core(impl):
+        for change in changes:
+            expected = outcome(lambda: INSPECT_SIGNATURE(cls))
+            expected_spec = spec_outcome(lambda: INSPECT_GETFULLARGSPEC(cls))
+            with patched():
+                assert_same(outcome(lambda: inspect.signature(cls)), expected)
+                assert_same(spec_outcome(lambda: inspect.getfullargspec(cls)), expected_spec)
+            try:
+                change()
+            except AttributeError:  # the metaclass's __signature__ has no setter
+                return
+
+
 def test_a_method_of_a_changed_class_is_inspects(impl):
     namespace = build("class C:\n    def m(self, a, b=2):\n        pass\n")
     cls = namespace["C"]
@@ -288,6 +388,8 @@ def test_the_running_inspect_was_learned():
     as the drop-in does; on the interpreters tested, all of them."""
     if sys.implementation.name == "cpython":
         assert all(_options._KINDS)
+        # A partialmethod as __init__, __new__ and metaclass __call__.
+        assert all(_options._PARTIALMETHOD_WAYS)
     # A class made by object's constructor is answered alike everywhere.
     assert _options._KINDS[7]
 

@@ -437,3 +437,48 @@ def test_a_builtin_asked_about_keeps_nothing_alive(impl):
         assert outcome(lambda: inspect.signature(len)) == outcome(
             lambda: _inspect._INSPECT_FROM_CALLABLE(inspect.Signature, len))
         posonly.patch_inspect()
+
+
+KINDS = """
+import enum, functools
+
+class Colour(enum.Enum):
+    RED = 1
+
+Named = enum.Enum("Named", "A B")
+"""
+
+
+def test_an_enum_asked_about_keeps_nothing_alive(impl):
+    """Enums (of classes, and made by the functional API) asked about die
+    with their last reference, and their reference counts stay flat."""
+    with binder_class(impl), patched():
+        refs = []
+        for _ in range(3):
+            namespace = {}
+            exec(KINDS, namespace)  # noqa: S102 - a constant source
+            for name in ("Colour", "Named"):
+                obj = namespace[name]
+                for _ in range(2):
+                    outcome(lambda: inspect.signature(obj))
+                    outcome(lambda: posonly.signature(obj))
+                    outcome(lambda: inspect.getfullargspec(obj))
+                refs.append(weakref.ref(obj))
+            del namespace, obj
+        gc.collect()
+        assert [ref() for ref in refs] == [None] * len(refs)
+        if hasattr(sys, "getrefcount"):
+            namespace = {}
+            exec(KINDS, namespace)  # noqa: S102 - a constant source
+            watched = [namespace["Colour"], namespace["Named"]]
+
+            def ask(count):
+                for _ in range(count):
+                    for obj in watched:
+                        inspect.signature(obj)
+                        inspect.getfullargspec(obj)
+
+            ask(1)
+            before = [sys.getrefcount(obj) for obj in watched]
+            ask(100)
+            assert [sys.getrefcount(obj) for obj in watched] == before

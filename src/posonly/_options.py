@@ -25,8 +25,9 @@ annotations need no evaluation when:
 
 Bound methods, ``functools.wraps`` chains, classes, callable objects and
 partials whose signature inspect takes from a plain function are served
-from that function's, and builtins from their text signatures parsed once
-(``kind_signature``).  Anything else (an unknown option, an
+from that function's (a class's partialmethod ``__init__``, ``__new__`` or
+metaclass ``__call__`` too), enums as the running inspect reads them, and
+builtins from their text signatures parsed once (``kind_signature``).  Anything else (an unknown option, an
 option value that is not a plain ``bool`` or ``Format``, an object none of
 these serve) goes to inspect's own code.  ``signature_fallback`` is the one place the signature entry points
 hand such calls to, and where they are reported to the observer (see
@@ -38,6 +39,7 @@ a plain function's (or a bound method's function's) signature from the core.
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
 import threading
@@ -306,7 +308,8 @@ def options_signature(cls: Any, func: Any, follow_wrapped: Any,
 # - an instance of such a class with a Python ``__call__`` and nothing that
 #   reads or answers attributes its own way: ``__call__``'s, bound;
 # - a ``functools.partial`` (not a subclass) of any of these: inspect's own
-#   ``_signature_get_partial`` on the signature served for its function.
+#   ``_signature_get_partial`` on the signature served for its function;
+# - enums and partialmethods, below.
 #
 # Which of these the running inspect answers so is learned at import
 # (``_learn_kinds``), from probes of each; a kind it answers otherwise is
@@ -461,13 +464,19 @@ def _class_factory(obj: Any) -> Any:
             return new if new_first else init
         # Before: the class's own __new__, its own __init__, an inherited __new__.
         return init if "__init__" in own and "__new__" not in own else new
-    if type(init) is FUNCTION_TYPE:
+    if type(init) is FUNCTION_TYPE or type(init) is _PARTIALMETHOD:
         # A builtin __new__ (object's, an exception's), none of the class's own.
         if "__new__" in own or type(new) is not _BUILTIN_FUNCTION or not _KINDS[2]:
             return None
         if type(getattr(obj, "__new__", None)) is not _BUILTIN_FUNCTION:
             return None
+        if type(init) is _PARTIALMETHOD:
+            return _partialmethod_way(0, obj, init)
         return init
+    if type(init) is _WRAPPER_DESCRIPTOR and type(new) is _PARTIALMETHOD and _KINDS[3]:
+        if "__init__" in own:
+            return None
+        return _partialmethod_way(1, obj, new)
     if type(init) is _WRAPPER_DESCRIPTOR and type(new) is _STATICMETHOD and _KINDS[3]:
         if "__init__" in own:
             return None
@@ -475,6 +484,75 @@ def _class_factory(obj: Any) -> Any:
         if type(new) is FUNCTION_TYPE:
             return new
     return None
+
+
+# -- partialmethods --------------------------------------------------------------
+#
+# A class's ``__init__`` or ``__new__``, or its metaclass's ``__call__``, may
+# be a ``functools.partialmethod`` of a plain function.  inspect reads it one
+# of two ways, which differ between releases and between the three names:
+#
+# 1. as ``getattr`` gives it, an unbound method carrying the partialmethod,
+#    which inspect reads by its step for partialmethods (the function's
+#    signature, its arguments applied after a first one, the first parameter
+#    put back), then drops the first parameter as of any method;
+# 2. as the partialmethod's ``__get__`` gives it bound to its class (or
+#    metaclass): a partial of the bound function, read as partials are.
+#
+# Which way the running inspect takes for each name is learned at import.
+
+_PARTIALMETHOD: Any = functools.partialmethod
+_PLACEHOLDER: Any = getattr(functools, "Placeholder", _NOTHING)
+_PARTIALMETHOD_WAYS = [0, 0, 0]
+"""For a partialmethod as ``__init__``, ``__new__`` and metaclass
+``__call__``: the way the running inspect reads it (above), or 0 where
+neither is its (learned at import)."""
+
+
+def _partialmethod_way(index: int, owner: Any, method: Any) -> Any:
+    """``(way, owner, method)`` for a partialmethod found as the method
+    ``index`` says of ``owner``, when it is one of a plain function that
+    the running inspect reads one of the ways above; else None."""
+    way = _PARTIALMETHOD_WAYS[index]
+    if not way or type(method.func) is not FUNCTION_TYPE:
+        return None
+    return (way, owner, method)
+
+
+def _partialmethod_signature(cls: Any, found: Any, follow_wrapped: Any,
+                             options: Dict[str, Any], skip_bound: Any) -> Any:
+    """inspect's signature of a class by the partialmethod ``found``
+    (``(way, owner, method)``), or None where inspect's own code must
+    answer."""
+    way, owner, method = found
+    if way == 2:
+        # A partial of the function bound to the owner, and no more.
+        return kind_signature(cls, method.__get__(owner, type(owner)), follow_wrapped, options,
+                              skip_bound)
+    if cls is not _Signature and cls not in SIGNATURE_CLASSES:
+        return None
+    for value in method.args:
+        if value is _PLACEHOLDER:
+            return None
+    wrapped = _function_sig(cls, method.func, follow_wrapped, options)
+    if wrapped is None:
+        return None
+    sig = _partial_step(wrapped, method, (None,))
+    first = None
+    for first in wrapped._parameters.values():
+        break
+    if first is not None and first._kind is not _VAR_POSITIONAL:
+        params = _PARAMETERS_DICT()
+        params[first._name] = first
+        for name, param in sig._parameters.items():
+            params[name] = param
+        made = _new(type(sig))
+        made._parameters = _MappingProxy(params)
+        made._return_annotation = sig._return_annotation
+        sig = made
+    if not skip_bound:
+        return sig
+    return _bound(sig)
 
 
 SIGNATURE_CLASSES: List[Any] = []
@@ -487,19 +565,28 @@ _OBJECT_PARAMETERS: Any = None
 def _metaclass_call(obj: Any) -> Any:
     """The plain function that is the first ``__call__`` in the MRO of the
     class ``obj``'s metaclass, where the metaclass otherwise reads
-    attributes as ``type`` does and no class of ``obj``'s MRO has anything
+    attributes as ``type`` does (or as the enum metaclass's own
+    ``__getattr__`` does) and no class of ``obj``'s MRO has anything
     inspect reads before it; else None."""
     meta = type(obj)
     if type(meta) is not _TYPE or meta is _TYPE:
         return None
     call: Any = _NOTHING
+    by_members = False
     for base in meta.__mro__:
         if base is _TYPE or base is _OBJECT:
             continue
         attributes = base.__dict__
-        if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
-                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+        if type(attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
             return None
+        if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes):
+            # The enum metaclass's __getattr__ answers a name inspect reads
+            # on the class from its members (dunder names: never).
+            if (base is not _ENUM_TYPE or _ENUM_GETATTR is None or not _KINDS[11]
+                    or attributes.get("__getattr__") is not _ENUM_GETATTR
+                    or not _REFUSED_BESIDE_GETATTR.isdisjoint(attributes)):
+                return None
+            by_members = True
         for name in ("__new__", "__init__"):  # not data descriptors
             value = attributes.get(name, None)
             if value is not None and type(value) is not FUNCTION_TYPE and type(
@@ -507,13 +594,116 @@ def _metaclass_call(obj: Any) -> Any:
                 return None
         if call is _NOTHING:
             call = attributes.get("__call__", _NOTHING)
-    if (type(call) is not FUNCTION_TYPE or type(call.__code__) is not _CODE_TYPE
+    if type(call) is _PARTIALMETHOD:
+        call = _partialmethod_way(2, meta, call)
+        if call is None:
+            return None
+    elif (type(call) is not FUNCTION_TYPE or type(call.__code__) is not _CODE_TYPE
             or "__wrapped__" in call.__dict__):
         return None
+    members: Any = _NOTHING
     for base in obj.__mro__:
-        if not _LOOKED_UP_ON_CLASSES.isdisjoint(base.__dict__):
+        attributes = base.__dict__
+        if not _LOOKED_UP_ON_CLASSES.isdisjoint(attributes):
             return None
+        if by_members and members is _NOTHING:
+            members = attributes.get("_member_map_", _NOTHING)
+    if by_members and (type(members) is not dict
+                       or not _LOOKED_UP_ON_CLASSES.isdisjoint(members)):
+        return None
     return call
+
+
+# -- enums ---------------------------------------------------------------------
+#
+# inspect reads an enum class one of two ways, by where the enum module keeps
+# what it says of it:
+#
+# - the metaclass's ``__call__`` (before 3.12, and PyPy 3.11), as for any
+#   metaclass with one (``_metaclass_call``), but through the metaclass's
+#   ``__getattr__``, which answers the names inspect reads on the class
+#   (``__signature__``, ``__wrapped__``, a partialmethod's) from the class's
+#   members, and raises AttributeError for dunder names;
+# - the enum module's own ``__signature__`` (3.12 on): a classmethod of
+#   ``Enum`` returning text that inspect parses, or a property of the
+#   metaclass returning an ``inspect.Signature``; either answers by whether
+#   the class has members.  The two answers (and whether they are of the
+#   Signature class asked for) are learned from the running inspect at
+#   import, and the class's members are read when asked.
+
+_ENUM_TYPE: Any = enum.EnumMeta
+_ENUM_GETATTR: Any = _ENUM_TYPE.__dict__.get("__getattr__")
+_REFUSED_BESIDE_GETATTR = _REFUSED_IN_METACLASS_OF_CALL - {"__getattr__"}
+_REFUSED_BESIDE_SIGNATURE = tuple(sorted(_REFUSED_IN_METACLASS_OF_CALL - {"__signature__"}))
+_ENUM_HOLDER: Any = None
+"""The metaclass (``EnumType``) or class (``Enum``) whose ``__signature__``
+the enum module answers with, or None."""
+for _holder in (enum.EnumMeta, enum.Enum):
+    if "__signature__" in _holder.__dict__:
+        _ENUM_HOLDER = _holder
+        break
+_ENUM_SIGNATURE: Any = None if _ENUM_HOLDER is None else _ENUM_HOLDER.__dict__["__signature__"]
+_ENUM_PARAMETERS: List[Any] = [None, None]
+"""The parameters of inspect's answer for an enum class without members,
+and with (learned at import)."""
+_ENUM_OWN_CLASS = [True]
+"""Whether that answer is of the Signature class asked for (text parsed by
+it), else always ``inspect.Signature`` (the metaclass's property)."""
+
+
+def _enum_signature(cls: Any, obj: Any) -> Any:
+    """inspect's signature of the enum class ``obj`` from the enum module's
+    own ``__signature__``, where inspect reads that and nothing before it,
+    and the class's ``_member_names_`` is a list; else None."""
+    meta = type(obj)
+    if meta is not _ENUM_TYPE:
+        for base in meta.__mro__:
+            if base is _ENUM_TYPE:
+                break
+            attributes = base.__dict__
+            if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
+                    attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+                return None
+            for name in ("__new__", "__init__"):  # not data descriptors
+                value = attributes.get(name, None)
+                if value is not None and type(value) is not FUNCTION_TYPE and type(
+                        value) is not _STATICMETHOD:
+                    return None
+    attributes = _ENUM_TYPE.__dict__
+    for name in _REFUSED_BESIDE_SIGNATURE:
+        if name in attributes:
+            return None
+    holder = _ENUM_HOLDER
+    if holder is _ENUM_TYPE:
+        # A data descriptor of the metaclass: read before the class's own.
+        if attributes.get("__signature__", None) is not _ENUM_SIGNATURE:
+            return None
+    else:
+        # The first __signature__ of the class's MRO must be the enum module's.
+        if "__signature__" in attributes:
+            return None
+        for base in obj.__mro__:
+            attributes = base.__dict__
+            if "__signature__" in attributes:
+                if base is not holder or attributes["__signature__"] is not _ENUM_SIGNATURE:
+                    return None
+                break
+            if "__wrapped__" in attributes:
+                return None
+        else:
+            return None
+    members = getattr(obj, "_member_names_", None)
+    if type(members) is not list:
+        return None
+    if _ENUM_OWN_CLASS[0]:
+        if cls is not _Signature and cls not in SIGNATURE_CLASSES:
+            return None
+        sig = _new(cls)
+    else:
+        sig = _new(_Signature)
+    sig._parameters = _ENUM_PARAMETERS[1 if members else 0]
+    sig._return_annotation = _empty
+    return sig
 
 
 _NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperType,
@@ -523,11 +713,17 @@ _NON_USER_DEFINED = frozenset([types.WrapperDescriptorType, types.MethodWrapperT
 ``__init__`` of these types is not read."""
 
 
+_NO_SIGNATURE: Any = _Nothing()
+"""``_class_text``'s answer for a class inspect finds no signature for."""
+
+
 def _class_text(obj: Any) -> Any:
     """The class of ``obj``'s MRO (``object`` aside) inspect reads the text
     signature of, where neither its ``__new__`` nor its ``__init__`` is
     the user's (builtin types, their subclasses, classes documented with a
-    text signature) and nothing inspect reads first is there; else None."""
+    text signature) and nothing inspect reads first is there; where none
+    has one, ``_NO_SIGNATURE`` if inspect then raises (a builtin
+    constructor that is not ``object``'s); else None."""
     if not _plain_metaclass(type(obj)) or obj is _OBJECT or obj is _TYPE:
         return None
     if (type(getattr(obj, "__new__", None)) not in _NON_USER_DEFINED
@@ -541,6 +737,9 @@ def _class_text(obj: Any) -> Any:
             return None
         if found is None and base is not _OBJECT and base.__text_signature__:
             found = base
+    if found is None and (obj.__init__ is not _OBJECT.__init__
+                          or obj.__new__ is not _OBJECT.__new__):
+        return _NO_SIGNATURE
     return found
 
 
@@ -730,7 +929,20 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
             return None
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif isinstance(obj, type):
-        func = _class_factory(obj)
+        if isinstance(obj, _ENUM_TYPE) and "__call__" in _ENUM_TYPE.__dict__:
+            # Under the enum metaclass, whose __call__ leaves out every kind
+            # of class below but by a metaclass's __call__.
+            if _ENUM_HOLDER is not None:
+                # Read by inspect whatever the options say, and never unwrapped.
+                if not _KINDS[11] or (follow_wrapped is not True
+                                      and follow_wrapped is not False):
+                    return None
+                return _enum_signature(cls, obj)
+            func = _metaclass_call(obj) if _KINDS[9] else None
+            if func is None:
+                return None
+        else:
+            func = _class_factory(obj)
         if func is None:
             if (_KINDS[7] and (cls is _Signature or cls in SIGNATURE_CLASSES)
                     and (follow_wrapped is True or follow_wrapped is False)
@@ -744,15 +956,23 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
             if _KINDS[10]:
                 base = _class_text(obj)
                 if base is not None:
-                    # inspect's _signature_fromstr(sigcls, base, text).
                     if follow_wrapped is not True and follow_wrapped is not False:
                         return None
+                    if base is _NO_SIGNATURE:
+                        # inspect's error for a builtin constructor with no
+                        # text signature.
+                        if not _KINDS[12]:
+                            return None
+                        raise ValueError(f"no signature found for builtin type {obj!r}")
+                    # inspect's _signature_fromstr(sigcls, base, text).
                     return _text_signature(cls, base, base.__text_signature__, True)
             if not _KINDS[9]:
                 return None
             func = _metaclass_call(obj)
             if func is None:
                 return None
+        if type(func) is tuple:
+            return _partialmethod_signature(cls, func, follow_wrapped, options, skip_bound)
         sig = _function_sig(cls, func, follow_wrapped, options)
     elif kind is _PARTIAL:
         # inspect's own step, on the signature served for the function.
@@ -785,13 +1005,14 @@ def kind_signature(cls: Any, obj: Any, follow_wrapped: Any, options: Dict[str, A
 
 
 _CODE_TYPE = types.CodeType
-_KINDS = [True, True, True, True, True, True, True, True, True, True, True]
+_KINDS = [True, True, True, True, True, True, True, True, True, True, True, True, True]
 """Which kinds the running inspect answers as ``kind_signature`` does: bound
 methods, wraps chains, classes by ``__init__``, classes by ``__new__``,
 callable objects, partials, builtins, classes made by ``object``'s own
 constructor, classes with both a Python ``__new__`` and ``__init__``,
 classes whose metaclass has a Python ``__call__``, classes read by their
-text signature (learned at import)."""
+text signature, enums, classes inspect finds no signature for (a builtin
+constructor without a text signature: its ValueError) (learned at import)."""
 _NEW_BY_MRO = [True]
 """Whether the running inspect takes, of a class's Python ``__new__`` and
 ``__init__``, the one found first in its MRO (3.13 on), else the class's
@@ -810,14 +1031,15 @@ called there is part of the call answered, not a call of the user's: the
 observer (``_served``) does not count it."""
 
 
-def _partial_step(sig: Any, obj: Any) -> Any:
-    """inspect's own step for a partial, on the signature served for its
-    function; marked as inside a served call while someone observes."""
+def _partial_step(sig: Any, obj: Any, extra: Any = ()) -> Any:
+    """inspect's own step for a partial (or a partialmethod, its arguments
+    after ``extra``), on the signature served for its function; marked as
+    inside a served call while someone observes."""
     if _core.get_observer() is None:
-        return _SIGNATURE_GET_PARTIAL(sig, obj)
+        return _SIGNATURE_GET_PARTIAL(sig, obj, extra)
     INSIDE.depth = getattr(INSIDE, "depth", 0) + 1
     try:
-        return _SIGNATURE_GET_PARTIAL(sig, obj)
+        return _SIGNATURE_GET_PARTIAL(sig, obj, extra)
     finally:
         INSIDE.depth -= 1
 
@@ -887,6 +1109,26 @@ class Documented(Bare):
 @functools.wraps(Init.method)
 def wrapper(*args, **kwargs):
     pass
+
+class Colour(enum.Enum):
+    RED = 1
+
+class Unfilled(enum.Enum):
+    pass
+
+class Bits(enum.IntFlag):
+    ONE = 1
+
+Named = enum.Enum("Named", "A B")
+
+def taking(self, a, b=2, *, c=3):
+    pass
+
+def starred(*args, k=1):
+    pass
+
+def keyword(*, k):
+    pass
 """
 
 
@@ -922,12 +1164,89 @@ def _learn_builtins(ways: Any) -> None:
                 return
 
 
+def _same(got: Any, expected: Any) -> bool:
+    """Whether ``got`` (a signature or an error's type and message) is
+    ``expected``, or None (left to inspect's own code)."""
+    if got is None:
+        return True
+    if type(got) is tuple or type(expected) is tuple:
+        return bool(got == expected)
+    return bool(type(got) is type(expected) and got == expected
+                and list(got.parameters) == list(expected.parameters))
+
+
+def _learn_partialmethods(namespace: Dict[str, Any], ways: Any) -> None:
+    """Learn the way the running inspect reads a partialmethod as each of
+    ``__init__``, ``__new__`` and a metaclass's ``__call__``: the first way
+    whose answers (and errors) for probes of each are inspect's."""
+    if not _KINDS[5]:
+        return
+    cases = [(namespace["taking"], (1,), {}), (namespace["taking"], (), {"c": 4}),
+             (namespace["taking"], (1, 2), {"c": 4}), (namespace["starred"], (1,), {}),
+             (namespace["keyword"], (), {})]
+    for index, name in enumerate(("__init__", "__new__", "__call__")):
+        probes = []
+        for func, args, keywords in cases:
+            method = functools.partialmethod(func, *args, **keywords)
+            if index == 2:
+                probes.append(type("Meta", (type,), {name: method})("Made", (), {}))
+            else:
+                probes.append(type("Made", (), {name: method}))
+        for way in (1, 2):
+            _PARTIALMETHOD_WAYS[index] = way
+            served = False
+            for probe in probes:
+                for skip_bound in ways:
+                    expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+                        probe, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
+                        sigcls=_Signature))
+                    got = _outcome(lambda: kind_signature(_Signature, probe, skip_bound, {},
+                                                          skip_bound))
+                    if not _same(got, expected):
+                        break
+                    served = served or got is not None
+                else:
+                    continue
+                break
+            else:
+                if served:
+                    break
+        else:
+            _PARTIALMETHOD_WAYS[index] = 0
+
+
+def _learn_no_signature(ways: Any) -> None:
+    """Raise inspect's error for a class with a builtin constructor and no
+    text signature only where the running inspect raises it for probes of
+    such classes (builtin types and their subclasses, exceptions among
+    them), word for word."""
+    probes = []
+    for builtin_type in (int, bool, Exception, ValueError, tuple, bytes, type(None)):
+        if not builtin_type.__text_signature__:
+            probes.append(builtin_type)
+            scope: Dict[str, Any] = {"base": builtin_type}
+            try:
+                exec("class Sub(base):\n    pass\n", scope)  # noqa: S102 - a constant source
+            except TypeError:  # not a base
+                continue
+            probes.append(scope["Sub"])
+    for probe in probes:
+        for skip_bound in ways:
+            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+                probe, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
+                sigcls=_Signature))
+            got = _outcome(lambda: kind_signature(_Signature, probe, skip_bound, {}, skip_bound))
+            if not _same(got, expected):
+                _KINDS[12] = False
+                return
+
+
 def _learn_kinds() -> None:
     """Ask the running inspect about a probe of each kind, and serve only
     the kinds it answers as ``kind_signature`` does."""
     # Made from source: this module may be compiled, and its functions are
     # then not plain functions.
-    namespace: Dict[str, Any] = {"functools": functools}
+    namespace: Dict[str, Any] = {"functools": functools, "enum": enum}
     exec(_PROBES, namespace)  # noqa: S102 - the constant source below
     Init = namespace["Init"]
     instance = object.__new__(Init)
@@ -956,8 +1275,25 @@ def _learn_kinds() -> None:
             scope: Dict[str, Any] = {"base": builtin_type}
             exec("class Sub(base):\n    pass\n", scope)  # noqa: S102 - a constant source
             probes.append((10, scope["Sub"]))
+    enums = [namespace[name] for name in ("Colour", "Unfilled", "Bits", "Named")]
+    probes += [(11, probe) for probe in enums + [enum.Enum, enum.IntFlag]]
+    if _ENUM_HOLDER is not None:
+        # The enum module's two answers, and of which Signature class.
+        try:
+            answers = [INSPECT_FROM_CALLABLE(_Signature, namespace[name])
+                       for name in ("Unfilled", "Colour")]
+            sub: Any = type("Sub", (_Signature,), {"__slots__": ()})
+            for made in answers:
+                if type(made) is not _Signature or made._return_annotation is not _empty:
+                    raise LookupError
+            _ENUM_PARAMETERS[:] = [made._parameters for made in answers]
+            _ENUM_OWN_CLASS[0] = type(INSPECT_FROM_CALLABLE(sub, namespace["Colour"])) is sub
+        except Exception:  # noqa: BLE001 - an inspect that answers otherwise
+            _KINDS[11] = False
     ways: Any = [True, False]
     _learn_builtins(ways)
+    _learn_partialmethods(namespace, ways)
+    _learn_no_signature(ways)
     global _OBJECT_PARAMETERS
     try:
         made = INSPECT_FROM_CALLABLE(_Signature, namespace["Bare"])

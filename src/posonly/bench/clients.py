@@ -25,7 +25,8 @@ And inspect's options and older functions, one call each:
   functions (a bound method, a class, a dataclass, a callable object, a
   ``functools.wraps`` chain, a builtin function and method, classes with
   ``object``'s constructor, with a ``__new__`` and an ``__init__``, with a
-  metaclass's ``__call__``), and ``getfullargspec`` of a class
+  metaclass's ``__call__``, an enum, a class whose ``__init__`` is a
+  ``functools.partialmethod``), and ``getfullargspec`` of a class
   (dependency-injection containers, per object built).
 
 The table is measured with the patch in place, and both cells of a row are
@@ -135,8 +136,9 @@ class KindCase(OptionCase):
     """A callable of another kind than a plain function, made of the case's
     parameters: ``kind`` is ``bound method``, ``class``, ``dataclass``,
     ``callable object``, ``wraps chain``, ``class with __new__`` (and an
-    ``__init__``), ``metaclass __call__``, or (of no parameters of the
-    case's) ``builtin``, ``builtin method`` or ``bare class``."""
+    ``__init__``), ``metaclass __call__``, ``partialmethod`` (an
+    ``__init__`` of one), or (of no parameters of the case's) ``builtin``,
+    ``builtin method``, ``bare class`` or ``enum``."""
 
     SOURCES = {
         "bound method": "class C:\n    def m(self, {params}):\n        pass\nf = C().m\n",
@@ -154,6 +156,9 @@ class KindCase(OptionCase):
                                "    def __init__(self, *args, **kwargs):\n        pass\nf = C\n"),
         "metaclass __call__": ("class M(type):\n    def __call__(cls, {params}):\n        pass\n"
                                "class C(metaclass=M):\n    pass\nf = C\n"),
+        "enum": "import enum\nclass C(enum.Enum):\n    A = 1\n    B = 2\nf = C\n",
+        "partialmethod": ("import functools\ndef g(self, {params}):\n    pass\n"
+                          "class C:\n    __init__ = functools.partialmethod(g, 1)\nf = C\n"),
     }
 
     def __init__(self, name: str, kind: str, params: str, shown: str) -> None:
@@ -216,6 +221,8 @@ ROWS += [
         ("bare class", "", "C: object's constructor"),
         ("class with __new__", "a, b=2, *, c=3", "C: __new__ and __init__"),
         ("metaclass __call__", "a, b=2, *, c=3", "C: its metaclass's __call__"),
+        ("enum", "", "C: an enum"),
+        ("partialmethod", "a, b=2, *, c=3", "C: a partialmethod __init__"),
     ]
 ]
 ROWS.append(("getfullargspec", KindCase("getfullargspec: a class", "class", "a, b=2, *, c=3",
