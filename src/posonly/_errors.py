@@ -137,3 +137,9 @@ POSITIONAL_ONLY_KEYWORDS = "got some positional-only arguments passed as keyword
 """From 3.13: the positional-only parameters given by keyword with no
 ``**kwargs`` to take them, formatted with their names joined by ", "."""
 UNEXPECTED_KEYWORD_ARGUMENT = "got an unexpected keyword argument {!r}"
+
+
+# ``inspect.getcallargs``'s own words (its other errors come from inspect's
+# ``_too_many`` and ``_missing_arguments``, which the drop-in calls).
+GETCALLARGS_UNEXPECTED_KEYWORD = "{}() got an unexpected keyword argument {!r}"
+GETCALLARGS_MULTIPLE_VALUES = "{}() got multiple values for argument {!r}"

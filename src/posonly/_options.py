@@ -46,7 +46,7 @@ import threading
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import _dropin, _impl
+from . import _dropin, _errors, _impl
 from ._dialect import (
     DIALECT,
     FALLBACK_REASONS,
@@ -1484,11 +1484,11 @@ def getcallargs(func: Any, /, *positional: Any, **named: Any) -> Dict[str, Any]:
     for kw, value in named.items():
         if kw not in possible_kwargs:
             if not varkw:
-                raise TypeError("%s() got an unexpected keyword argument %r" % (f_name, kw))
+                raise TypeError(_errors.GETCALLARGS_UNEXPECTED_KEYWORD.format(f_name, kw))
             arg2value[varkw][kw] = value
             continue
         if kw in arg2value:
-            raise TypeError("%s() got multiple values for argument %r" % (f_name, kw))
+            raise TypeError(_errors.GETCALLARGS_MULTIPLE_VALUES.format(f_name, kw))
         arg2value[kw] = value
     if num_pos > num_args and not varargs:
         inspect._too_many(f_name, args, kwonlyargs, varargs,  # type: ignore[attr-defined]
