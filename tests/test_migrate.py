@@ -191,23 +191,7 @@ def test_differential(impl, data):
     spec = data.draw(specs())
     args, kwargs = data.draw(calls(spec))
     assume(not any(old in kwargs and new in kwargs for old, new in spec.renamed.items()))
-    future, legacy = define(spec.future_source()), define(spec.legacy_source())
-    migrated = impl.migrate(future, **spec.declaration(), removal="3.0")
-    by_keyword, by_position, old = legacy_forms(spec, len(args), kwargs)
-    if by_keyword or by_position or old:
-        expected = outcome(lambda: legacy(*args, **{spec.renamed.get(k, k): v
-                                                    for k, v in kwargs.items()}))
-    else:
-        expected = outcome(lambda: future(*args, **kwargs))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        line = sys._getframe().f_lineno + 1
-        got = outcome(lambda: migrated(*args, **kwargs))
-    assert got == expected, (spec.future_source(), spec.legacy_source(), args, kwargs)
-    messages = expected_messages(spec, len(args), kwargs) if expected[0] == "ok" else []
-    assert [str(w.message) for w in caught] == messages
-    for w in caught:
-        assert (w.category, w.filename, w.lineno) == (DeprecationWarning, THIS_FILE, line)
+    _check_call(impl, spec, args, kwargs)
 
 
 def test_old_and_new_name_together(impl):
@@ -679,15 +663,21 @@ def test_refcounts_flat(impl):
         warnings.simplefilter("ignore")
         for call in calls + errors:
             outcome(call)
-        gc.collect()
-        before = sys.getrefcount(value), sys.getrefcount(name), sys.getrefcount(f)
-        blocks = sys.getallocatedblocks()
-        for _ in range(1000):
-            for call in calls + errors:
-                outcome(call)
-        gc.collect()
-        assert (sys.getrefcount(value), sys.getrefcount(name), sys.getrefcount(f)) == before
-        assert sys.getallocatedblocks() - blocks < 200
+        _assert_flat(calls + errors, (value, name, f), 1000)
+
+
+def _assert_flat(calls, watched, rounds):
+    """Reference counts of ``watched`` and the allocated blocks stay flat
+    over ``rounds`` of ``calls``."""
+    gc.collect()
+    before = [sys.getrefcount(o) for o in watched]
+    blocks = sys.getallocatedblocks()
+    for _ in range(rounds):
+        for call in calls:
+            outcome(call)
+    gc.collect()
+    assert [sys.getrefcount(o) for o in watched] == before
+    assert sys.getallocatedblocks() - blocks < 200
 
 
 @pytest.mark.skipif(not hasattr(sys, "getrefcount"), reason="no reference counts")
@@ -729,15 +719,7 @@ def test_refcounts_flat_future_calls(impl):
             assert call() is value
         for call in errors:
             assert outcome(call)[0] == "error"
-        gc.collect()
-        before = sys.getrefcount(value), sys.getrefcount(f), sys.getrefcount(h)
-        blocks = sys.getallocatedblocks()
-        for _ in range(300):
-            for call in calls + errors:
-                outcome(call)
-        gc.collect()
-        assert (sys.getrefcount(value), sys.getrefcount(f), sys.getrefcount(h)) == before
-        assert sys.getallocatedblocks() - blocks < 200
+        _assert_flat(calls + errors, (value, f, h), 300)
 
 
 def _check_call(impl: Any, spec: Spec, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
@@ -755,10 +737,11 @@ def _check_call(impl: Any, spec: Spec, args: Tuple[Any, ...], kwargs: Dict[str, 
         warnings.simplefilter("always")
         line = sys._getframe().f_lineno + 1
         got = outcome(lambda: migrated(*args, **kwargs))
-    assert got == expected
+    assert got == expected, (spec.future_source(), spec.legacy_source(), args, kwargs)
     messages = expected_messages(spec, len(args), kwargs) if expected[0] == "ok" else []
     assert [str(w.message) for w in caught] == messages
-    assert [(w.category, w.lineno) for w in caught] == [(DeprecationWarning, line)] * len(messages)
+    for w in caught:
+        assert (w.category, w.filename, w.lineno) == (DeprecationWarning, THIS_FILE, line)
 
 
 def test_many_parameters(impl):

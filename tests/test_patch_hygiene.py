@@ -34,6 +34,15 @@ REPLACED = [
 ]
 
 
+def _ask_twice(obj):
+    """Ask for ``obj``'s signature and spec each way, twice (what the
+    patch could keep of it)."""
+    for _ in range(2):
+        outcome(lambda: inspect.signature(obj))
+        outcome(lambda: posonly.signature(obj))
+        outcome(lambda: inspect.getfullargspec(obj))
+
+
 def originals():
     return {(owner, name): owner.__dict__[name] for owner, name in REPLACED}
 
@@ -411,10 +420,7 @@ def test_a_builtin_asked_about_keeps_nothing_alive(impl):
         for _ in range(3):
             items = Items()
             for method in (items.append, items.__len__, items.index, items.__init__):
-                for _ in range(2):
-                    outcome(lambda: inspect.signature(method))
-                    outcome(lambda: posonly.signature(method))
-                    outcome(lambda: inspect.getfullargspec(method))
+                _ask_twice(method)
             refs.append(weakref.ref(items))
             del items, method
         gc.collect()
@@ -459,10 +465,7 @@ def test_an_enum_asked_about_keeps_nothing_alive(impl):
             exec(KINDS, namespace)  # noqa: S102 - a constant source
             for name in ("Colour", "Named"):
                 obj = namespace[name]
-                for _ in range(2):
-                    outcome(lambda: inspect.signature(obj))
-                    outcome(lambda: posonly.signature(obj))
-                    outcome(lambda: inspect.getfullargspec(obj))
+                _ask_twice(obj)
                 refs.append(weakref.ref(obj))
             del namespace, obj
         gc.collect()

@@ -44,7 +44,7 @@ import functools
 import inspect
 import threading
 import types
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import _dropin, _errors, _impl
 from ._dialect import (
@@ -362,15 +362,28 @@ def _plain_metaclass(meta: Any) -> bool:
     for base in meta.__mro__:
         if base is _TYPE or base is _OBJECT:
             continue
-        attributes = base.__dict__
-        if not _REFUSED_IN_METACLASSES.isdisjoint(attributes) or type(
-                attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+        if not _reads_as_type(base.__dict__, _REFUSED_IN_METACLASSES):
             return False
-        for name in ("__new__", "__init__"):  # not data descriptors
-            value = attributes.get(name, None)
-            if value is not None and type(value) is not FUNCTION_TYPE and type(
-                    value) is not _STATICMETHOD:
-                return False
+    return True
+
+
+def _reads_as_type(attributes: Any, refused: FrozenSet[str]) -> bool:
+    """Whether a metaclass base's own ``attributes`` leave a class's reads
+    and making to ``type``: none of ``refused``, the ``__dict__`` entry
+    ``type`` makes or none, and plain constructors."""
+    return (refused.isdisjoint(attributes)
+            and type(attributes.get("__dict__", _NOTHING)) in _DICT_ENTRIES
+            and _constructors_plain(attributes))
+
+
+def _constructors_plain(attributes: Any) -> bool:
+    """Whether a metaclass base's own ``__new__`` and ``__init__``, where
+    it has them, are functions or staticmethods (no data descriptors)."""
+    for name in ("__new__", "__init__"):
+        value = attributes.get(name, None)
+        if value is not None and type(value) is not FUNCTION_TYPE and type(
+                value) is not _STATICMETHOD:
+            return False
     return True
 
 
@@ -587,11 +600,8 @@ def _metaclass_call(obj: Any) -> Any:
                     or not _REFUSED_BESIDE_GETATTR.isdisjoint(attributes)):
                 return None
             by_members = True
-        for name in ("__new__", "__init__"):  # not data descriptors
-            value = attributes.get(name, None)
-            if value is not None and type(value) is not FUNCTION_TYPE and type(
-                    value) is not _STATICMETHOD:
-                return None
+        if not _constructors_plain(attributes):
+            return None
         if call is _NOTHING:
             call = attributes.get("__call__", _NOTHING)
     if type(call) is _PARTIALMETHOD:
@@ -660,15 +670,8 @@ def _enum_signature(cls: Any, obj: Any) -> Any:
         for base in meta.__mro__:
             if base is _ENUM_TYPE:
                 break
-            attributes = base.__dict__
-            if not _REFUSED_IN_METACLASS_OF_CALL.isdisjoint(attributes) or type(
-                    attributes.get("__dict__", _NOTHING)) not in _DICT_ENTRIES:
+            if not _reads_as_type(base.__dict__, _REFUSED_IN_METACLASS_OF_CALL):
                 return None
-            for name in ("__new__", "__init__"):  # not data descriptors
-                value = attributes.get(name, None)
-                if value is not None and type(value) is not FUNCTION_TYPE and type(
-                        value) is not _STATICMETHOD:
-                    return None
     attributes = _ENUM_TYPE.__dict__
     for name in _REFUSED_BESIDE_SIGNATURE:
         if name in attributes:
@@ -1140,6 +1143,15 @@ def _outcome(call: Callable[[], Any]) -> Any:
         return (type(error), str(error))
 
 
+def _both_ways(obj: Any, skip_bound: Any) -> Tuple[Any, Any]:
+    """What inspect's own code and ``kind_signature`` answer for ``obj``
+    (a probe at import): each ``_outcome``."""
+    expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
+        obj, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound, sigcls=_Signature))
+    got = _outcome(lambda: kind_signature(_Signature, obj, skip_bound, {}, skip_bound))
+    return expected, got
+
+
 def _learn_builtins(ways: Any) -> None:
     """Serve builtins only where the running inspect answers a probe of each
     type of builtin (bound and not, with and without a ``$`` parameter, with
@@ -1150,11 +1162,7 @@ def _learn_builtins(ways: Any) -> None:
                     (1).__add__, dict.__dict__["fromkeys"], divmod, object.__init_subclass__,
                     next, getattr, iter, min, max):
         for skip_bound in ways:
-            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
-                builtin, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
-                sigcls=_Signature))
-            got = _outcome(lambda: kind_signature(_Signature, builtin, skip_bound, {},
-                                                  skip_bound))
+            expected, got = _both_ways(builtin, skip_bound)
             if got is None:
                 continue  # left to inspect's own code: exact
             if type(got) is not type(expected) or got != expected or (
@@ -1197,11 +1205,7 @@ def _learn_partialmethods(namespace: Dict[str, Any], ways: Any) -> None:
             served = False
             for probe in probes:
                 for skip_bound in ways:
-                    expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
-                        probe, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
-                        sigcls=_Signature))
-                    got = _outcome(lambda: kind_signature(_Signature, probe, skip_bound, {},
-                                                          skip_bound))
+                    expected, got = _both_ways(probe, skip_bound)
                     if not _same(got, expected):
                         break
                     served = served or got is not None
@@ -1232,10 +1236,7 @@ def _learn_no_signature(ways: Any) -> None:
             probes.append(scope["Sub"])
     for probe in probes:
         for skip_bound in ways:
-            expected = _outcome(lambda: inspect._signature_from_callable(  # type: ignore[attr-defined]
-                probe, follow_wrapper_chains=skip_bound, skip_bound_arg=skip_bound,
-                sigcls=_Signature))
-            got = _outcome(lambda: kind_signature(_Signature, probe, skip_bound, {}, skip_bound))
+            expected, got = _both_ways(probe, skip_bound)
             if not _same(got, expected):
                 _KINDS[12] = False
                 return
