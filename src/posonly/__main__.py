@@ -12,7 +12,7 @@ from typing import Any, Dict, List, NoReturn, Optional
 EXAMPLES = """\
 examples:
   python -m posonly bench                    the default tables (about 2 minutes)
-  python -m posonly bench --quick            shorter samples, fewer rounds (about 30 s; noisier)
+  python -m posonly bench --quick            shorter samples, fewer rounds (about 40 s; noisier)
   python -m posonly bench -k keyword         only the rows whose "table: row" has "keyword",
                                              in every table
   python -m posonly bench --tables pep570    only some tables (binding, pep570, wrapping,
@@ -74,7 +74,7 @@ def _parser() -> _Parser:
     )
     speed = bench.add_mutually_exclusive_group()
     speed.add_argument("--quick", action="store_true",
-                       help="shorter samples and a shorter time limit per table: about 30 s "
+                       help="shorter samples and a shorter time limit per table: about 40 s "
                             "(noisier)")
     speed.add_argument("--tiny", action="store_true",
                        help="three tiny rounds: checks that everything runs; numbers meaningless")
