@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import textwrap
 from typing import Any, Dict, List, NoReturn, Optional
 
 EXAMPLES = """\
@@ -60,14 +62,17 @@ def _parser() -> _Parser:
     bench = commands.add_parser(
         "bench",
         help="time every way of binding, wrapping and making against the interpreter's own",
-        description=(
+        # (The examples below keep their lines: the description is wrapped
+        # here, to the terminal as argparse would, at most 100 columns.)
+        description=textwrap.fill(
             "Time, in interleaved rounds until stable: every way of binding a call against "
             "the interpreter's own binding (binding); PEP 570's cost by parameter kind "
             "(pep570); what each way of wrapping a function adds to a call (wrapping); "
             "making a binder, a wrapper, a layout or a signature against making a "
             "functools.wraps def (creation, run only when --tables or -k asks for it); "
             "client patterns of inspect, plain against patch_inspect() (clients); and calls "
-            "of a migrated function in its future and legacy forms (migration)."
+            "of a migrated function in its future and legacy forms (migration).",
+            min(shutil.get_terminal_size().columns, 100) - 2,
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
